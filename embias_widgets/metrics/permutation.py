@@ -1,0 +1,249 @@
+"""Permutation tests over equal-size-preserving splits of a pooled sample.
+
+The WEAT/SEAT test statistic depends on a split (Xi, Yi) of X ∪ Y only through
+``sum_{x in Xi} s(x)``, because the total over X ∪ Y is constant (May et al.
+2019, appendix A). So a null distribution is a set of subset sums of the
+per-word associations, which we compute as a matrix product of split
+indicators with the association vector, in memory-bounded batches.
+
+- exact: every split is enumerated when ``C(n, k) <= n_samples``; the observed
+  split is one of them and the inequality is non-strict (May et al. 2019).
+- sampled: ``n_samples - 1`` uniform random splits, plus one "hallucinated"
+  success (the observed split), so ``p = (1 + #{S_i >= S}) / n_samples``.
+- parametric: Caliskan et al. (2017)'s released code fits a normal
+  distribution (mean, ``ddof=1`` standard deviation) to the null and takes its
+  tail at the observed statistic.
+
+Ties are compared with a relative tolerance of ``100 * eps`` exactly as
+``scipy.stats.permutation_test`` does, so that two splits with the same sum in
+exact arithmetic are not told apart by floating-point rounding.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+ALTERNATIVES = ("greater", "less", "two-sided")
+METHODS = ("auto", "exact", "sampled", "parametric")
+#: Float64 cells per batch of split indicators (8 MB per batch).
+DEFAULT_BATCH_CELLS = 1 << 20
+#: Random splits per independently seeded block (blocks run on threads).
+SAMPLING_BLOCK_ROWS = 1 << 14
+
+
+@dataclass(frozen=True)
+class PermutationTestResult:
+    """Outcome of a split permutation test.
+
+    Attributes
+    ----------
+    statistic
+        Observed ``S = sum_{x in X} s(x) - sum_{y in Y} s(y)``.
+    pvalue
+        p-value under ``alternative``.
+    null_distribution
+        ``S_i`` for every enumerated or sampled split (the observed split is
+        included when exact; excluded - it is the +1 - when sampled).
+    exact
+        Whether every split was enumerated.
+    n_permutations
+        Number of splits the p-value is over (``C(n, k)`` when exact, else
+        ``n_samples``, the hallucinated split included).
+    method
+        ``"exact"``, ``"sampled"`` or ``"parametric"``.
+    alternative
+        ``"greater"``, ``"less"`` or ``"two-sided"``.
+    """
+
+    statistic: float
+    pvalue: float
+    null_distribution: np.ndarray
+    exact: bool
+    n_permutations: int
+    method: str
+    alternative: str
+
+
+def split_statistic(values: np.ndarray, n_x: int) -> float:
+    """``S = sum(values[:n_x]) - sum(values[n_x:])`` (Caliskan et al. 2017)."""
+    values = np.asarray(values, dtype=np.float64)
+    return float(values[:n_x].sum() - values[n_x:].sum())
+
+
+def _exact_indicator_batches(n: int, k: int, batch_rows: int) -> Iterator[np.ndarray]:
+    """Yield 0/1 indicator rows for every k-subset of range(n), in batches.
+
+    The first row is the observed split (the first k items).
+    """
+    combos = itertools.combinations(range(n), k)
+    while True:
+        chunk = list(itertools.islice(combos, batch_rows))
+        if not chunk:
+            return
+        idx = np.asarray(chunk, dtype=np.intp)
+        ind = np.zeros((len(chunk), n), dtype=np.float64)
+        np.put_along_axis(ind, idx, 1.0, axis=1)
+        yield ind
+
+
+def _random_split_sums(
+    values: np.ndarray, k: int, rows: int, rng: np.random.Generator, batch_rows: int
+) -> np.ndarray:
+    """``sum(values[Xi])`` for ``rows`` uniform random k-subsets Xi.
+
+    The k smallest of n i.i.d. uniform keys form a uniformly random k-subset:
+    a row's subset is ``keys <= kth smallest key``, found by ``np.partition``
+    in O(n). Drawing rows in sub-batches consumes the generator's stream in
+    the same order, so ``batch_rows`` does not change the result.
+    """
+    n = values.size
+    out = np.empty(rows)
+    for start in range(0, rows, batch_rows):
+        stop = min(rows, start + batch_rows)
+        keys = rng.random((stop - start, n))
+        kth = np.partition(keys, k - 1, axis=1)[:, k - 1 : k]
+        chosen = keys <= kth
+        # Equal float64 keys (chance ~n^2 / 2^54 per row) would choose k + 1 items.
+        ties = np.flatnonzero(chosen.sum(axis=1) != k)
+        for row in ties:
+            chosen[row] = False
+            chosen[row, np.argsort(keys[row], kind="stable")[:k]] = True
+        out[start:stop] = chosen @ values
+    return out
+
+
+def _sampled_split_sums(
+    values: np.ndarray, k: int, n_draws: int, rng: np.random.Generator, batch_rows: int
+) -> np.ndarray:
+    """Subset sums of ``n_draws`` random k-subsets, in fixed blocks on threads.
+
+    Block b always uses the b-th child of ``rng`` (``Generator.spawn``), so
+    the draws depend on the seed alone, not on the thread count or batch size.
+    numpy releases the GIL while drawing, partitioning and multiplying.
+    """
+    n_blocks = -(-n_draws // SAMPLING_BLOCK_ROWS)
+    children = rng.spawn(n_blocks)
+    sizes = [min(SAMPLING_BLOCK_ROWS, n_draws - b * SAMPLING_BLOCK_ROWS) for b in range(n_blocks)]
+    workers = min(n_blocks, os.cpu_count() or 1)
+    if workers <= 1:
+        parts = [_random_split_sums(values, k, r, g, batch_rows) for r, g in zip(sizes, children, strict=True)]
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(lambda rg: _random_split_sums(values, k, rg[0], rg[1], batch_rows),
+                                  zip(sizes, children, strict=True)))
+    return np.concatenate(parts)
+
+
+def _tail_counts(null: np.ndarray, observed: float, alternative: str) -> tuple[int, int]:
+    """Counts of null values >= and <= observed, with scipy's tie tolerance."""
+    gamma = abs(observed) * np.finfo(np.float64).eps * 100
+    greater = int(np.count_nonzero(null >= observed - gamma))
+    less = int(np.count_nonzero(null <= observed + gamma))
+    return greater, less
+
+
+def _combine(p_greater: float, p_less: float, alternative: str) -> float:
+    if alternative == "greater":
+        return p_greater
+    if alternative == "less":
+        return p_less
+    return min(1.0, 2.0 * min(p_greater, p_less))
+
+
+def permutation_test(
+    values: np.ndarray,
+    n_x: int,
+    *,
+    n_samples: int = 100_000,
+    alternative: str = "greater",
+    method: str = "auto",
+    rng: np.random.Generator | int | None = None,
+    batch_cells: int = DEFAULT_BATCH_CELLS,
+) -> PermutationTestResult:
+    """Permutation test of ``S = sum(values[:n_x]) - sum(values[n_x:])``.
+
+    Parameters
+    ----------
+    values
+        Per-item values of the pooled sample, the first ``n_x`` from X.
+    n_x
+        Size of X; ``len(values) - n_x`` is the size of Y (may differ).
+    n_samples
+        Enumerate every split when ``C(n, n_x) <= n_samples``, else sample
+        ``n_samples - 1`` random splits (May et al. 2019, appendix A).
+    alternative
+        ``"greater"``: ``P[S_i >= S]`` (the papers' one-sided test);
+        ``"less"``: ``P[S_i <= S]``; ``"two-sided"``: twice the smaller tail,
+        capped at 1 (scipy's convention).
+    method
+        ``"auto"`` (exact or sampled by the rule above), ``"exact"`` (always
+        enumerate), ``"sampled"`` (always sample) or ``"parametric"`` (normal
+        fit to the null, Caliskan et al. 2017).
+    rng
+        A ``numpy.random.Generator`` or a seed, for reproducible sampling.
+    batch_cells
+        Bound on the float64 cells of split indicators held at once; the
+        result does not depend on it.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim != 1:
+        raise ValueError(f"`values` must be one-dimensional, got shape {values.shape}")
+    n = values.size
+    if not 0 < n_x < n:
+        raise ValueError(f"`n_x` must be between 1 and {n - 1} (both groups non-empty), got {n_x}")
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"`alternative` must be in {ALTERNATIVES}, got {alternative!r}")
+    if method not in METHODS:
+        raise ValueError(f"`method` must be in {METHODS}, got {method!r}")
+    if n_samples < 2:
+        raise ValueError(f"`n_samples` must be at least 2, got {n_samples}")
+    rng = np.random.default_rng(rng)
+
+    total = values.sum()
+    n_splits = math.comb(n, n_x)
+    exact = method == "exact" or (method in ("auto", "parametric") and n_splits <= n_samples)
+    batch_rows = max(1, batch_cells // n)
+    if exact:
+        sums = np.concatenate([ind @ values for ind in _exact_indicator_batches(n, n_x, batch_rows)])
+    else:
+        sums = _sampled_split_sums(values, n_x, n_samples - 1, rng, batch_rows)
+    # S_i = sum_Xi - (total - sum_Xi), computed identically for the observed split.
+    null = 2.0 * sums - total
+    observed = 2.0 * values[:n_x].sum() - total
+
+    if method == "parametric":
+        mean, std = null.mean(), null.std(ddof=1)
+        p_greater = float(stats.norm.sf(observed, loc=mean, scale=std)) if std > 0 else float(observed <= mean)
+        p_less = float(stats.norm.cdf(observed, loc=mean, scale=std)) if std > 0 else float(observed >= mean)
+        return PermutationTestResult(
+            statistic=float(observed),
+            pvalue=_combine(p_greater, p_less, alternative),
+            null_distribution=null,
+            exact=exact,
+            n_permutations=int(null.size),
+            method="parametric",
+            alternative=alternative,
+        )
+
+    greater, less = _tail_counts(null, observed, alternative)
+    if exact:
+        denominator = null.size
+    else:
+        greater, less, denominator = greater + 1, less + 1, null.size + 1
+    return PermutationTestResult(
+        statistic=float(observed),
+        pvalue=_combine(greater / denominator, less / denominator, alternative),
+        null_distribution=null,
+        exact=exact,
+        n_permutations=int(denominator),
+        method="exact" if exact else "sampled",
+        alternative=alternative,
+    )
