@@ -1,0 +1,7 @@
+"""anywidget front ends bound to the analyses (no science lives here)."""
+
+from .effect_size_bars import EffectSizeBars
+from .explorer import WeatExplorer
+from .word_set_editor import WordSetEditor
+
+__all__ = ["EffectSizeBars", "WeatExplorer", "WordSetEditor"]

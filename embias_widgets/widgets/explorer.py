@@ -1,0 +1,78 @@
+"""``WeatExplorer``: the word-set editor and the effect-size bars, live.
+
+Every edit in the editor reaches Python through the ``sets`` trait; the
+explorer updates its :class:`AssociationTest` (which encodes only new words),
+reruns the test and sends the result to the bars.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import ipywidgets
+
+from ..analysis import AssociationInputError, AssociationTest, AssociationTestResult
+from ..stimuli import SET_KEYS
+from .effect_size_bars import EffectSizeBars
+from .word_set_editor import WordSetEditor
+
+
+class WeatExplorer(ipywidgets.VBox):
+    """Edit a WEAT/SEAT test and watch d and p change.
+
+    Parameters
+    ----------
+    test
+        A bundled test name, a sent-bias file path, a spec, or an
+        :class:`AssociationTest` (e.g. a sentence test).
+    alpha
+        Level for the significance mark (default 0.05).
+    **options
+        Passed to :class:`AssociationTest` (``model``, ``n_samples``, ``seed``, ...).
+    """
+
+    def __init__(self, test: Any = "weat1", *, alpha: float = 0.05, **options: Any) -> None:
+        self.analysis = test if isinstance(test, AssociationTest) else AssociationTest(test, **options)
+        self.editor = WordSetEditor(self.analysis.spec)
+        self.bars = EffectSizeBars(alpha=alpha)
+        self.result: AssociationTestResult | None = None
+        self.elapsed_ms: float | None = None
+        super().__init__([self.editor, self.bars])
+        self.editor.observe(self._on_edit, names="sets")
+        self.refresh()
+
+    def _on_edit(self, change: dict) -> None:
+        self.refresh()
+
+    def refresh(self) -> AssociationTestResult | None:
+        """Apply the editor's sets, rerun, redraw. Bad input shows as an error; sets are kept."""
+        t0 = time.perf_counter()
+        notes: list[str] = []
+        for key in SET_KEYS:
+            entry = self.editor.sets[key]
+            if entry["category"] != getattr(self.analysis.spec, key).category:
+                self.analysis.rename(key, entry["category"])
+            dups = self.analysis.set_items(key, entry["examples"])
+            if dups:
+                notes.append(f"{key}: duplicate item(s) {', '.join(repr(d) for d in dups)} counted once")
+        try:
+            result = self.analysis.run()
+        except AssociationInputError as err:
+            with self.editor.hold_sync(), self.bars.hold_sync():
+                self.editor.error = str(err)
+                self.editor.notes = notes
+                self.bars.error = f"Not computed: {err}"
+            return None
+        self.elapsed_ms = (time.perf_counter() - t0) * 1000
+        self.result = result
+        oov = {
+            key: [{"item": o.item, "suggestions": list(o.suggestions)} for o in result.oov[key]]
+            for key in SET_KEYS
+        }
+        with self.editor.hold_sync():
+            self.editor.oov = oov
+            self.editor.error = ""
+            self.editor.notes = notes + [n for n in result.notes if n not in notes]
+        self.bars.show(result, elapsed_ms=self.elapsed_ms)
+        return result

@@ -1,0 +1,89 @@
+"""``WordSetEditor``: edit the four sets of an association test in the browser.
+
+Everything the user typed lives in the synced ``sets`` trait (sent-bias
+layout), so it is saved with the notebook's widget state and can be exported
+as a sent-bias ``.jsonl`` test.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..stimuli import SET_KEYS, AssociationTestSpec, TestFileError, WordSet, clean_items, parse_test_text
+from ._base import bundle
+
+
+def sets_of(spec: AssociationTestSpec) -> dict[str, dict[str, Any]]:
+    """The sent-bias layout of a test spec (what the ``sets`` trait holds)."""
+    return spec.to_json()
+
+
+class WordSetEditor(anywidget.AnyWidget):
+    """Four word sets side by side: add, remove, paste, rename, import/export."""
+
+    _esm = bundle("word_set_editor.js")
+    _css = bundle("word_set_editor.css")
+
+    name = traitlets.Unicode("custom").tag(sync=True)
+    """Test name, used for the exported file name."""
+    sets = traitlets.Dict().tag(sync=True)
+    """``{"targ1": {"category": str, "examples": [str, ...]}, ...}``: what the user typed."""
+    oov = traitlets.Dict().tag(sync=True)
+    """``{set_key: [{"item": str, "suggestions": [str]}]}``: set by the analysis."""
+    notes = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """Messages about the last edit (duplicates removed, multi-word items averaged, ...)."""
+    error = traitlets.Unicode("").tag(sync=True)
+    """Why the last edit or import could not be used; the sets are kept as typed."""
+    import_text = traitlets.Unicode("").tag(sync=True)
+    """JSON pasted by the user for import; cleared once imported."""
+    export_text = traitlets.Unicode("").tag(sync=True)
+    """The current sets as a sent-bias test file."""
+
+    def __init__(self, spec: AssociationTestSpec | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if spec is not None:
+            self.name = spec.name
+            self.sets = sets_of(spec)
+        elif not self.sets:
+            self.sets = {k: {"category": k, "examples": []} for k in SET_KEYS}
+
+    @traitlets.validate("sets")
+    def _valid_sets(self, proposal: dict) -> dict:
+        value = proposal["value"]
+        out = {}
+        for key in SET_KEYS:
+            entry = value.get(key) or {}
+            examples = entry.get("examples") or []
+            if not isinstance(examples, list):
+                raise traitlets.TraitError(f"sets[{key!r}]['examples'] must be a list of strings")
+            out[key] = {"category": str(entry.get("category") or key), "examples": [str(e) for e in examples]}
+        return out
+
+    @traitlets.observe("sets")
+    def _sets_changed(self, change: dict) -> None:
+        self.export_text = json.dumps(self.sets, indent=2, ensure_ascii=False) + "\n"
+
+    @traitlets.observe("import_text")
+    def _import(self, change: dict) -> None:
+        text = change["new"]
+        if not text.strip():
+            return
+        try:
+            spec = parse_test_text(text, name=self.name, source="imported JSON")
+        except TestFileError as err:
+            self.error = f"Import failed, your sets are unchanged: {err}"
+            return
+        with self.hold_sync():
+            self.error = ""
+            self.notes = list(spec.notes)
+            self.sets = sets_of(spec)
+            self.import_text = ""
+
+    def spec(self) -> AssociationTestSpec:
+        """The sets as a test spec (items stripped and deduplicated)."""
+        sets = {k: WordSet(v["category"], clean_items(v["examples"])[0]) for k, v in self.sets.items()}
+        return AssociationTestSpec(self.name, **sets)
