@@ -116,6 +116,12 @@ class StaticVectors:
         for variant in (key.lower(), key.capitalize(), key.upper()):
             if variant != key and variant in self.index and variant not in out:
                 out.append(variant)
+        # One edit away (Damerau: delete, transpose, replace, insert), most frequent first
+        # (vocabularies such as GloVe are sorted by frequency).
+        one_edit = sorted((w for w in _one_edit_away(key) if w in self.index), key=self.index.__getitem__)
+        for w in one_edit:
+            if w not in out:
+                out.append(w)
         if self._by_prefix is None:
             groups: dict[str, list[str]] = {}
             for w in self.words:
@@ -164,3 +170,16 @@ class StaticVectors:
         """Wrap a gensim ``KeyedVectors`` (anything with ``index_to_key`` and ``vectors``)."""
         words = list(kv.index_to_key)  # type: ignore[attr-defined]
         return cls(words, np.asarray(kv.vectors), name=name or "gensim-keyedvectors", **kwargs)  # type: ignore[attr-defined]
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz-'"
+
+
+def _one_edit_away(word: str) -> set[str]:
+    """Strings one delete, transposition, replacement or insertion from ``word``."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    deletes = {a + b[1:] for a, b in splits if b}
+    transposes = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    replaces = {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    inserts = {a + c + b for a, b in splits for c in _LETTERS}
+    return (deletes | transposes | replaces | inserts) - {word}

@@ -1,0 +1,99 @@
+"""Widget model tests: edit as the front end would (set_state), check what Python recomputed."""
+
+import json
+
+import pytest
+
+from embias_widgets.analysis import AssociationTest
+from embias_widgets.widgets import EffectSizeBars, WeatExplorer, WordSetEditor
+
+
+def edited(sets, key, examples):
+    new = json.loads(json.dumps(sets))
+    new[key]["examples"] = examples
+    return new
+
+
+@pytest.fixture
+def explorer(glove):
+    return WeatExplorer("weat6", model=glove)
+
+
+def test_initial_state(explorer):
+    res = AssociationTest("weat6").run()
+    assert explorer.bars.effect_size == pytest.approx(res.effect_size)
+    assert explorer.bars.p_value == pytest.approx(res.pvalue)
+    assert "exact" in explorer.bars.method_text and "12,870" in explorer.bars.method_text
+    assert [r["word"] for r in explorer.bars.per_word][:2] == ["John", "Paul"]
+    assert explorer.editor.sets["attr1"]["category"] == "Career"
+
+
+def test_typed_word_recomputes(explorer):
+    before = explorer.bars.effect_size
+    sets = edited(explorer.editor.sets, "targ2", [*explorer.editor.sets["targ2"]["examples"], "Mary"])
+    explorer.editor.set_state({"sets": sets})
+    expected = AssociationTest("weat6")
+    expected.set_items("targ2", sets["targ2"]["examples"])
+    assert explorer.bars.effect_size == pytest.approx(expected.run().effect_size)
+    assert explorer.bars.effect_size != before
+    assert explorer.bars.per_word[-1]["word"] == "Mary"
+
+
+def test_oov_is_flagged_with_suggestions_and_kept(explorer):
+    sets = edited(explorer.editor.sets, "targ1", [*explorer.editor.sets["targ1"]["examples"], "Jonh"])
+    explorer.editor.set_state({"sets": sets})
+    assert explorer.editor.sets["targ1"]["examples"][-1] == "Jonh"  # what was typed is kept
+    flagged = explorer.editor.oov["targ1"]
+    assert flagged[0]["item"] == "Jonh" and "john" in flagged[0]["suggestions"]
+
+
+def test_empty_set_error_keeps_the_sets(explorer):
+    sets = edited(explorer.editor.sets, "attr2", [])
+    explorer.editor.set_state({"sets": sets})
+    assert "is empty" in explorer.editor.error and "Not computed" in explorer.bars.error
+    assert explorer.editor.sets["attr1"]["examples"]  # nothing else lost
+    sets = edited(explorer.editor.sets, "attr2", ["home", "family"])
+    explorer.editor.set_state({"sets": sets})
+    assert explorer.editor.error == "" and explorer.bars.error == ""
+
+
+def test_rename_category(explorer):
+    sets = json.loads(json.dumps(explorer.editor.sets))
+    sets["attr1"]["category"] = "Work"
+    explorer.editor.set_state({"sets": sets})
+    assert explorer.analysis.spec.attr1.category == "Work"
+    assert explorer.bars.categories["attr1"] == "Work"
+
+
+def test_import_and_export():
+    editor = WordSetEditor()
+    editor.set_state({"import_text": "{not json"})
+    assert "Import failed" in editor.error and editor.sets["targ1"]["examples"] == []
+    good = {k: {"category": k.upper(), "examples": ["a", "a", "b"]} for k in ("targ1", "targ2", "attr1", "attr2")}
+    editor.set_state({"import_text": json.dumps(good)})
+    assert editor.error == "" and editor.sets["targ1"]["examples"] == ["a", "b"]
+    assert json.loads(editor.export_text)["attr2"]["category"] == "ATTR2"
+    assert editor.import_text == ""
+
+
+def test_user_text_is_data(explorer):
+    evil = "<img src=x onerror=alert(1)>"
+    sets = edited(explorer.editor.sets, "targ1", [*explorer.editor.sets["targ1"]["examples"], evil])
+    explorer.editor.set_state({"sets": sets})
+    assert explorer.editor.sets["targ1"]["examples"][-1] == evil
+    assert explorer.editor.oov["targ1"][0]["item"] == evil
+
+
+def test_bars_draw_undefined_effect_size(glove):
+    bars = EffectSizeBars()
+    res = AssociationTest(targ1=["cat"], targ2=["cat "], attr1=["good"], attr2=["bad"], model=glove).run()
+    bars.show(res)
+    assert bars.effect_size is None and "undefined" in bars.method_text
+
+
+def test_front_end_bundles_exist():
+    from embias_widgets.widgets._base import STATIC
+
+    for name in ("word_set_editor.js", "effect_size_bars.js"):
+        text = (STATIC / name).read_text()
+        assert "export" in text and "innerHTML" not in text
