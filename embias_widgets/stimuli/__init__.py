@@ -14,18 +14,38 @@ from .association_tests import (
     spec_from_json,
     write_test_file,
 )
+from .pairs import (
+    CROWS_PAIRS_URL,
+    PairFileError,
+    SentencePair,
+    SSSBSentence,
+    read_crows_pairs,
+    read_pairs,
+    read_sssb,
+    read_stereoset,
+    sssb_pairs,
+)
 
 __all__ = [
+    "CROWS_PAIRS_URL",
     "SET_KEYS",
     "AssociationTestSpec",
+    "PairFileError",
+    "SSSBSentence",
+    "SentencePair",
     "TestFileError",
     "WordSet",
     "bundled_test_names",
     "clean_items",
     "load_bundled_test",
     "parse_test_text",
+    "read_crows_pairs",
+    "read_pairs",
+    "read_sssb",
+    "read_stereoset",
     "read_test_file",
     "resolve_test",
     "spec_from_json",
+    "sssb_pairs",
     "write_test_file",
 ]
