@@ -85,7 +85,8 @@ def test_zero_variance_is_said_plainly(glove):
 def test_proposition_2_on_real_words(glove):
     for words in (["door", "curtain", "dog", "cat"], ["nurse", "engineer", "he", "she"]):
         x, y, a, b = ([w] for w in words)
-        assert abs(AssociationTest(targ1=x, targ2=y, attr1=a, attr2=b, model=glove, ddof=0).run().effect_size) == pytest.approx(2)
+        res = AssociationTest(targ1=x, targ2=y, attr1=a, attr2=b, model=glove, ddof=0).run()
+        assert abs(res.effect_size) == pytest.approx(2)
 
 
 def test_edit_latency_is_interactive(glove):

@@ -70,7 +70,7 @@ def test_malformed_vector_file_names_the_line(tmp_path):
 
 def test_keyed_vectors_duck_type():
     class KV:
-        index_to_key = ["a", "b"]
+        index_to_key = ("a", "b")
         vectors = np.eye(2)
 
     model = load_model(KV())

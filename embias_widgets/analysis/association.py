@@ -169,7 +169,8 @@ class AssociationTest:
         for key, given in zip(SET_KEYS, (targ1, targ2, attr1, attr2), strict=True):
             if given is None:
                 continue
-            if isinstance(given, tuple) and len(given) == 2 and isinstance(given[0], str) and not isinstance(given[1], str):
+            named = isinstance(given, tuple) and len(given) == 2 and isinstance(given[0], str)
+            if named and not isinstance(given[1], str):
                 category, items = given
             else:
                 category, items = getattr(spec, key).category, given

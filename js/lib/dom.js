@@ -1,5 +1,5 @@
 // Small DOM helpers shared by every widget. User text only ever reaches the
-// page through textContent or attribute values: never innerHTML.
+// page through textContent or attribute values, never parsed as HTML.
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 

@@ -1,0 +1,168 @@
+"""Fixtures for real-browser tests: a throwaway JupyterLab server on 127.0.0.1
+and Debian's headless Chromium driven by Playwright (no browser downloads).
+
+Adapted from the recipe in ../shared/docs/widgets-and-browser-tests.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "test-results"
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+TIMINGS: dict[str, float] = {}
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def timings():
+    yield TIMINGS
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "browser-timings.json").write_text(json.dumps(TIMINGS, indent=2))
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory, timings):
+    """``jupyter lab`` on 127.0.0.1 with a random port and token, in an isolated root.
+
+    The root holds copies of notebooks/*.ipynb; tests open them by name.
+    """
+    root = tmp_path_factory.mktemp("labroot")
+    for nb in (ROOT / "notebooks").glob("*.ipynb"):
+        shutil.copy(nb, root / nb.name)
+    port, token = _free_port(), uuid.uuid4().hex
+    env = dict(os.environ,
+               JUPYTER_CONFIG_DIR=str(root / ".jupyter_config"),
+               JUPYTER_RUNTIME_DIR=str(root / ".jupyter_runtime"),
+               JUPYTER_PLATFORM_DIRS="1", HF_HUB_OFFLINE="1")
+    settings = root / ".lab_user_settings"
+    (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
+    (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false"}))
+    cmd = [sys.executable, "-m", "jupyterlab", "--no-browser",
+           "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+           f"--LabApp.workspaces_dir={root / '.workspaces'}",
+           f"--LabApp.user_settings_dir={settings}",
+           "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+           "--LabApp.extension_manager=readonly"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--ServerApp.allow_root=True")
+    log_path = root / "lab.log"
+    t0 = time.monotonic()
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 90
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError("jupyter lab exited:\n" + log_path.read_text())
+                try:
+                    with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise TimeoutError(log_path.read_text())
+                time.sleep(0.25)
+            timings["lab_server_ready_s"] = round(time.monotonic() - t0, 2)
+            yield {"url": base, "token": token, "root": root, "log": log_path}
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"no Chromium at {CHROMIUM}: the README's test command installs it (apt-get install chromium)")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = ctx.new_page()
+    pg.errors = []
+    pg.dialogs = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+
+    def on_dialog(dialog):
+        pg.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    pg.on("dialog", on_dialog)
+    yield pg
+    if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
+        RESULTS.mkdir(exist_ok=True)
+        pg.screenshot(path=str(RESULTS / f"FAILED-{request.node.name}.png"), full_page=True)
+    ctx.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    rep = (yield).get_result()
+    setattr(item, "rep_" + rep.when, rep)
+
+
+APP = "window.jupyterapp"
+
+
+def lab_cmd(page, command, args=None):
+    """Run a JupyterLab command (the mechanism Galata uses)."""
+    return page.evaluate("([c, a]) => window.jupyterapp.commands.execute(c, a)", [command, args or {}])
+
+
+def open_notebook(page, lab_server, name, timings=None):
+    """Open ``name`` in JupyterLab and wait until its kernel is idle."""
+    t0 = time.monotonic()
+    page.goto(f"{lab_server['url']}/lab/tree/{name}?token={lab_server['token']}")
+    page.wait_for_function(
+        f"() => {APP}?.shell?.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'",
+        timeout=120_000)
+    if timings is not None:
+        timings[f"{name}_load_to_kernel_idle_s"] = round(time.monotonic() - t0, 2)
+
+
+def run_last_cell(page):
+    """Re-run the notebook's last cell (to read the kernel's state)."""
+    n = page.evaluate(f"() => {APP}.shell.currentWidget.content.widgets.length")
+    page.evaluate(f"(i) => {{ {APP}.shell.currentWidget.content.activeCellIndex = i; }}", n - 1)
+    lab_cmd(page, "notebook:run-cell")
