@@ -1,0 +1,192 @@
+"""Batch runs: many association tests x many models, as in May et al. (2019).
+
+:func:`run_suite` runs every test on every model and corrects the p-values
+with Holm-Bonferroni over *all* rows at ``alpha`` (default 0.01), as May et
+al. do across their results.tsv: sort p ascending, find the smallest k with
+``p(k) > alpha / (m + 1 - k)`` and reject H(1)..H(k-1). The result has the
+results.tsv table (``model, options, test, p_value, effect_size, num_targ1,
+num_targ2, num_attr1, num_attr2``) and a tests x models heatmap like their
+Figure 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..metrics import HolmResult, holm_bonferroni
+from ..models import load_model
+from ..stimuli import AssociationTestSpec, bundled_test_names
+from ..stimuli.sentence_tests import SentenceTestSpec, is_sentence_test, sentence_test_names
+from .association import AssociationInputError, AssociationTest, AssociationTestResult
+from .sentence_association import SentenceAssociationTest
+
+RESULTS_COLUMNS = (
+    "model", "options", "test", "p_value", "effect_size",
+    "num_targ1", "num_targ2", "num_attr1", "num_attr2",
+)
+SUITE_ALIASES = ("all", "seat")
+
+
+def paper_test_names() -> list[str]:
+    """Every test of May et al. (2019): word-level and sentence-level, by published name."""
+    return [*bundled_test_names(), *sentence_test_names()]
+
+
+def expand_test_names(tests: Iterable[Any]) -> list[Any]:
+    """Replace ``"all"``/``"seat"`` by :func:`paper_test_names`, dropping repeats."""
+    out: list[Any] = []
+    for test in tests:
+        for item in paper_test_names() if test in SUITE_ALIASES else [test]:
+            if item not in out:
+                out.append(item)
+    return out
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """Results of tests x models with Holm-Bonferroni over all rows.
+
+    ``results[i]`` ran test ``tests[i]`` on model ``models[i]`` (the name as
+    given); ``holm.reject[i]`` / ``holm.adjusted[i]`` belong to it.
+    """
+
+    results: tuple[AssociationTestResult, ...]
+    models: tuple[str, ...]
+    holm: HolmResult
+
+    @property
+    def alpha(self) -> float:
+        return self.holm.alpha
+
+    def records(self) -> list[dict[str, Any]]:
+        """One JSON-ready dict per row: :meth:`AssociationTestResult.to_dict` plus
+        ``model`` (as given), ``significant_holm``, ``p_value_holm`` and ``alpha``."""
+        rows = []
+        for i, result in enumerate(self.results):
+            row = result.to_dict()
+            row["model"] = self.models[i]
+            row["significant_holm"] = bool(self.holm.reject[i])
+            row["p_value_holm"] = float(self.holm.adjusted[i])
+            row["alpha"] = self.alpha
+            rows.append(row)
+        return rows
+
+    @property
+    def frame(self) -> Any:
+        """pandas DataFrame: results.tsv columns, then ``p_value_holm``, ``significant_holm``."""
+        import pandas as pd
+
+        columns = [*RESULTS_COLUMNS, "p_value_holm", "significant_holm"]
+        return pd.DataFrame([{c: r[c] for c in columns} for r in self.records()], columns=columns)
+
+    def to_tsv(self) -> str:
+        """May et al.'s results.tsv layout, plus the Holm decision per row."""
+        columns = (*RESULTS_COLUMNS, "significant_holm")
+        lines = ["\t".join(columns)]
+        for row in self.records():
+            lines.append("\t".join("" if row[c] is None else str(row[c]) for c in columns))
+        return "\n".join(lines) + "\n"
+
+    def chart(self) -> Any:
+        """altair heatmap, tests x models: effect size as colour; ``**`` significant
+        after Holm-Bonferroni, ``*`` at ``alpha`` before correction (May et al., table 4)."""
+        import altair as alt
+
+        df = self.frame
+        df["marker"] = [
+            "**" if sig else ("*" if p < self.alpha else "")
+            for sig, p in zip(df["significant_holm"], df["p_value"], strict=True)
+        ]
+        several_options = df.groupby("model")["options"].nunique().max() > 1
+        df["model_label"] = (
+            df["model"] + " [" + df["options"] + "]" if several_options else df["model"]
+        )
+        limit = max(2.0, float(df["effect_size"].abs().max(skipna=True) or 0.0))
+        base = alt.Chart(df).encode(
+            x=alt.X("model_label:N", title="model", sort=None),
+            y=alt.Y("test:N", title="test", sort=None),
+        )
+        cells = base.mark_rect().encode(
+            color=alt.Color(
+                "effect_size:Q",
+                title="effect size d",
+                scale=alt.Scale(scheme="redblue", domain=[-limit, limit], reverse=True),
+            ),
+            tooltip=[
+                "test", "model", "options",
+                alt.Tooltip("effect_size:Q", format="+.3f"),
+                alt.Tooltip("p_value:Q", format=".2g"),
+                alt.Tooltip("p_value_holm:Q", format=".2g"),
+                "significant_holm",
+            ],
+        )
+        marks = base.mark_text(fontWeight="bold").encode(text="marker:N")
+        title = f"SEAT effect sizes; ** Holm-Bonferroni at {self.alpha:g} over all rows, * before"
+        return (cells + marks).properties(title=title)
+
+
+def _make_test(test: Any, model: Any, options: dict[str, Any]) -> AssociationTest:
+    if isinstance(test, SentenceTestSpec) or is_sentence_test(test):
+        return SentenceAssociationTest(test, model=model, **options)
+    if isinstance(test, str | AssociationTestSpec):
+        return AssociationTest(test, model=model, **options)
+    raise TypeError(f"cannot run {type(test).__name__} as a test: give a test name, path or spec")
+
+
+def run_suite(
+    tests: Sequence[str | AssociationTestSpec | SentenceTestSpec],
+    models: Sequence[str | Path | Any],
+    *,
+    alpha: float = 0.01,
+    n_samples: int = 100_000,
+    seed: int | None = 0,
+    ddof: int = 1,
+    variant: str = "mean",
+    alternative: str = "greater",
+    method: str = "auto",
+    progress: bool | None = None,
+    **model_options: Any,
+) -> SuiteResult:
+    """Run every test on every model; Holm-Bonferroni at ``alpha`` over all rows.
+
+    Parameters
+    ----------
+    tests
+        Test names (bundled word tests ``weat1``..., sentence tests ``sent-weat1``...,
+        ``"all"`` for May et al.'s whole suite), sent-bias file paths, or specs.
+    models
+        Model names or paths (loaded once each, with ``model_options``) or loaded models.
+    alpha
+        Family-wise level of the Holm-Bonferroni correction (May et al.: 0.01).
+    n_samples, seed, ddof, variant, alternative, method
+        As for :class:`AssociationTest`; the same seed for every row.
+    progress
+        tqdm bar over the runs; ``None`` shows it for four runs or more.
+    """
+    from tqdm.auto import tqdm
+
+    tests = expand_test_names(tests)
+    if not tests or not models:
+        raise ValueError("give at least one test and one model")
+    options = dict(n_samples=n_samples, seed=seed, ddof=ddof, variant=variant,
+                   alternative=alternative, method=method)
+    loaded = []
+    for given in models:
+        model = load_model(given, **model_options)
+        name = str(given) if isinstance(given, str | Path) else getattr(model, "name", repr(model))
+        loaded.append((name, model))
+    pairs = [(name, model, test) for name, model in loaded for test in tests]
+    show = progress if progress is not None else len(pairs) >= 4
+    results, names = [], []
+    for name, model, test in tqdm(pairs, desc="association tests", unit="test", disable=not show):
+        try:
+            results.append(_make_test(test, model, options).run())
+        except AssociationInputError as err:
+            label = getattr(test, "name", test)
+            raise AssociationInputError(f"test {label!r} on model {name!r}: {err}") from None
+        names.append(name)
+    holm = holm_bonferroni([r.pvalue for r in results], alpha=alpha)
+    return SuiteResult(results=tuple(results), models=tuple(names), holm=holm)
