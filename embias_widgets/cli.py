@@ -42,9 +42,12 @@ def _add_weat(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("weat", help="WEAT/SEAT association tests (May et al. 2019)",
                        description="Run association tests: bundled names (weat1 .. weat10, weat3b, ...) "
                        "or sent-bias .jsonl files.")
-    p.add_argument("tests", nargs="+", metavar="TEST", help="bundled test name or sent-bias .jsonl path")
+    p.add_argument("tests", nargs="+", metavar="TEST",
+                   help="bundled test name (weat1, sent-weat1, ...; 'all' for May et al.'s suite) "
+                   "or sent-bias .jsonl path")
     p.add_argument("--model", action="append", default=None, metavar="NAME_OR_PATH",
-                   help="model name or path (repeatable; default glove-6b-50d)")
+                   help="model name or path (repeatable; default glove-6b-50d; sentence "
+                   "encoders: all-MiniLM-L6-v2, cbow-glove-6b-50d, a model directory or hub name)")
     p.add_argument("--format", choices=("table", "json", "tsv"), default="table")
     p.add_argument("--permutations", type=int, default=100_000, metavar="N",
                    help="exact when C(|X|+|Y|,|X|) <= N, else N sampled splits (default 100000)")
@@ -60,39 +63,23 @@ def _add_weat(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_weat(args: argparse.Namespace, out: Any) -> int:
-    from .analysis import AssociationTest
-    from .metrics import holm_bonferroni
-    from .models import load_model
+    from .analysis.batch import run_suite
 
-    rows = []
-    for model_name in args.model or ["glove-6b-50d"]:
-        opts = {"lowercase": True} if args.lowercase else {}
-        model = load_model(model_name, **opts)
-        for test in args.tests:
-            result = AssociationTest(
-                test, model=model, n_samples=args.permutations, seed=args.seed, ddof=args.ddof,
-                variant=args.variant, alternative=args.alternative,
-                method="parametric" if args.parametric else "auto",
-            ).run()
-            row = result.to_dict()
-            row["model"] = model_name
-            rows.append(row)
-    holm = holm_bonferroni([r["p_value"] for r in rows], alpha=args.alpha)
-    for row, reject, adj in zip(rows, holm.reject, holm.adjusted, strict=True):
-        row["significant_holm"] = bool(reject)
-        row["p_value_holm"] = float(adj)
-        row["alpha"] = args.alpha
+    suite = run_suite(
+        args.tests, args.model or ["glove-6b-50d"], alpha=args.alpha,
+        n_samples=args.permutations, seed=args.seed, ddof=args.ddof, variant=args.variant,
+        alternative=args.alternative, method="parametric" if args.parametric else "auto",
+        **({"lowercase": True} if args.lowercase else {}),
+    )
+    rows = suite.records()
     if args.format == "json":
         json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
         out.write("\n")
     elif args.format == "tsv":
-        cols = (*WEAT_COLUMNS, "significant_holm")
-        out.write("\t".join(cols) + "\n")
-        for r in rows:
-            out.write("\t".join("" if r[c] is None else str(r[c]) for c in cols) + "\n")
+        out.write(suite.to_tsv())
     else:
         _print_table(rows, ("test", "model", "effect_size", "p_value", "method", "n_permutations",
-                            "significant_holm", "oov"), out)
+                            "p_value_holm", "significant_holm", "oov"), out)
         for r in rows:
             for note in r["notes"]:
                 out.write(f"note [{r['test']}]: {note}\n")

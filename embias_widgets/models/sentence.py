@@ -37,6 +37,7 @@ from .static import Encoding, OutOfVocabulary, StaticVectors
 POOLINGS = ("mean", "max", "first", "last")
 LAYER_COMBINATIONS = ("last", "sum", "mean")
 _PROGRESS_MIN_SENTENCES = 512
+_ENCODER_OPTIONS = {"pooling", "layer", "normalize", "batch_size", "max_length", "device", "progress"}
 
 # (model identity, options) -> sentence -> vector: re-runs and edits encode only new sentences
 _ENCODING_CACHE: dict[tuple[str, str], dict[str, np.ndarray]] = {}
@@ -166,6 +167,13 @@ class TransformerSentenceEncoder:
         cls, name_or_path: str | Path, *, name: str | None = None, **options: Any
     ) -> TransformerSentenceEncoder:
         """Load ``AutoModel`` + ``AutoTokenizer`` from a hub name or a local directory."""
+        unknown = sorted(set(options) - _ENCODER_OPTIONS)
+        if unknown:
+            raise ValueError(
+                f"unknown option(s) {', '.join(unknown)} for sentence encoder "
+                f"{name or str(name_or_path)!r}: "
+                f"use {', '.join(sorted(_ENCODER_OPTIONS))} (casing follows the model's tokenizer)"
+            )
         device = options.pop("device", None) or _default_device()
         model, tokenizer = _load_pretrained(str(name_or_path), device)
         return cls(
