@@ -78,11 +78,26 @@ def split_statistic(values: np.ndarray, n_x: int) -> float:
     return float(values[:n_x].sum() - values[n_x:].sum())
 
 
+#: Up to this many items, exact splits are enumerated as bit patterns (2**n codes).
+BIT_ENUMERATION_MAX_N = 22
+
+
 def _exact_indicator_batches(n: int, k: int, batch_rows: int) -> Iterator[np.ndarray]:
     """Yield 0/1 indicator rows for every k-subset of range(n), in batches.
 
-    The first row is the observed split (the first k items).
+    Small n: the k-subsets are the n-bit codes with k bits set, found with
+    vectorised popcounts; otherwise ``itertools.combinations``. Either way
+    every split appears exactly once (the order does not matter to a p-value).
     """
+    if n <= BIT_ENUMERATION_MAX_N:
+        bits = np.arange(n, dtype=np.int64)
+        for start in range(0, 1 << n, 1 << 16):
+            codes = np.arange(start, min(start + (1 << 16), 1 << n), dtype=np.int64)
+            codes = codes[np.bitwise_count(codes) == k]
+            ind = ((codes[:, None] >> bits) & 1).astype(np.float64)
+            for lo in range(0, len(ind), batch_rows):
+                yield ind[lo : lo + batch_rows]
+        return
     combos = itertools.combinations(range(n), k)
     while True:
         chunk = list(itertools.islice(combos, batch_rows))
