@@ -1,0 +1,184 @@
+"""``RelationProjectionWidget``: edit ordered pairs and words, watch RIPA live.
+
+The synced ``pairs`` and ``groups`` traits hold what the user typed (saved with
+the notebook's widget state). Every edit reaches Python, which updates its
+:class:`~embias_widgets.analysis.relation.RelationProjection`, recomputes the
+relation vector and every ``RIPA(w) = <w, b>`` (Ethayarajh et al. 2019), and
+sends back points, the axis domain and ticks; the front end only draws them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import anywidget
+import numpy as np
+import traitlets
+
+from ..analysis.relation import (
+    RelationInputError,
+    RelationProjection,
+    RelationProjectionResult,
+)
+from ..stimuli.projection_stimuli import BOLUKBASI_DEFINITIONAL_PAIRS
+from ._base import bundle
+
+PAIR_GROUPS = ("pairs: first", "pairs: second")
+
+
+def nice_axis(values: Iterable[float], *, n_ticks: int = 6) -> tuple[list[float], list[float]]:
+    """A domain containing 0 and ``values``, rounded out to ticks of step 1, 2 or 5 x 10^k."""
+    vals = [float(v) for v in values if math.isfinite(float(v))]
+    lo, hi = min([0.0, *vals]), max([0.0, *vals])
+    if hi - lo < 1e-12:
+        lo, hi = -1.0, 1.0
+    raw = (hi - lo) / max(1, n_ticks - 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
+    lo, hi = round(math.floor(lo / step) * step, 10), round(math.ceil(hi / step) * step, 10)
+    ticks = [round(float(t), 10) for t in np.arange(lo, hi + step / 2, step)]
+    return [lo, hi], ticks
+
+
+class RelationProjectionWidget(anywidget.AnyWidget):
+    """A pairs editor and a live plot of words along the relation axis.
+
+    Parameters
+    ----------
+    pairs
+        Ordered pairs (default: Bolukbasi et al. 2016's definitional pairs,
+        female first, so positive RIPA points to the female words).
+    words
+        A list of words, or ``{group: words}`` for coloured rows.
+    model
+        A registered name, a path, or loaded static vectors.
+    """
+
+    _esm = bundle("relation_projection.js")
+    _css = bundle("relation_projection.css")
+    _ready = False  # no recomputation until __init__ has set both inputs
+
+    pairs = traitlets.List().tag(sync=True)
+    """``[[first, second], ...]`` as typed; incomplete pairs are kept and skipped."""
+    groups = traitlets.Dict().tag(sync=True)
+    """``{group: [word, ...]}``: the words to place on the axis."""
+    points = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """``[{"word", "group", "ripa"}]``: the pairs' words (groups ``pairs: first/second``) then the words."""
+    domain = traitlets.List(traitlets.Float()).tag(sync=True)
+    """``[low, high]`` of the RIPA axis (contains 0 and every point)."""
+    ticks = traitlets.List(traitlets.Float()).tag(sync=True)
+    """Tick values on the axis."""
+    axis_label = traitlets.Unicode("").tag(sync=True)
+    summary = traitlets.Unicode("").tag(sync=True)
+    """One line: how many pairs, and how much of their differences ``b`` carries."""
+    oov = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """``[{"item", "suggestions"}]``: typed words not in the vocabulary."""
+    notes = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+    """Why nothing could be computed (the typed pairs and words are kept)."""
+    revision = traitlets.Int(0).tag(sync=True)
+    """Incremented after every recomputation."""
+
+    def __init__(
+        self,
+        pairs: Iterable[Sequence[str]] = BOLUKBASI_DEFINITIONAL_PAIRS,
+        words: Iterable[str] | Mapping[str, Iterable[str]] = (),
+        *,
+        model: Any = "glove-6b-50d",
+        **model_options: Any,
+    ) -> None:
+        super().__init__()
+        self.analysis = RelationProjection([], model=model, **model_options)
+        self.result: RelationProjectionResult | None = None
+        self.pairs = [list(p) for p in pairs]
+        self.groups = dict(words) if isinstance(words, Mapping) else {"words": list(words)}
+        self._ready = True
+        self.refresh()
+
+    # -- validation at the trait boundary ------------------------------------------
+    @traitlets.validate("pairs")
+    def _valid_pairs(self, proposal: dict) -> list[list[str]]:
+        out = []
+        for i, pair in enumerate(proposal["value"]):
+            if isinstance(pair, str) or not isinstance(pair, Sequence) or len(pair) != 2:
+                raise traitlets.TraitError(
+                    f"pairs[{i}] = {pair!r}: each pair must be [first, second], e.g. ['she', 'he']"
+                )
+            out.append([str(pair[0]), str(pair[1])])
+        return out
+
+    @traitlets.validate("groups")
+    def _valid_groups(self, proposal: dict) -> dict[str, list[str]]:
+        out = {}
+        for group, words in proposal["value"].items():
+            if isinstance(words, str) or not isinstance(words, Sequence):
+                raise traitlets.TraitError(f"groups[{group!r}] must be a list of words, got {words!r}")
+            out[str(group)] = [str(w) for w in words]
+        return out
+
+    @traitlets.observe("pairs", "groups")
+    def _edited(self, change: dict) -> None:
+        if self._ready:
+            self.refresh()
+
+    # -- recomputation ----------------------------------------------------------
+    def _complete_pairs(self) -> tuple[list[tuple[str, str]], list[str]]:
+        complete, notes = [], []
+        for i, (first, second) in enumerate(self.pairs):
+            first, second = first.strip(), second.strip()
+            if first and second:
+                complete.append((first, second))
+            elif first or second:
+                notes.append(
+                    f"pair {i + 1} ({first or '?'} − {second or '?'}) is incomplete: "
+                    "fill in both words"
+                )
+        return complete, notes
+
+    def refresh(self) -> RelationProjectionResult | None:
+        """Recompute from ``pairs`` and ``groups``; errors go to ``error``, input is kept."""
+        complete, notes = self._complete_pairs()
+        self.analysis.set_pairs(complete)
+        self.analysis.set_words(self.groups)
+        try:
+            result = self.analysis.run()
+        except RelationInputError as err:
+            words = [w for p in complete for w in p] + [w for ws in self.groups.values() for w in ws]
+            oov = self.analysis.model.encode(words).oov
+            with self.hold_sync():
+                self.result = None
+                self.points, self.summary, self.axis_label = [], "", ""
+                self.oov = [{"item": o.item, "suggestions": list(o.suggestions)} for o in oov]
+                self.notes = notes
+                self.error = str(err)
+                self.revision += 1
+            return None
+        points = [
+            {"word": word, "group": PAIR_GROUPS[side], "ripa": float(result.pair_ripa[i, side])}
+            for i, pair in enumerate(result.pairs)
+            for side, word in enumerate(pair)
+        ]
+        points += [
+            {"word": w, "group": g, "ripa": float(r)}
+            for w, g, r in zip(result.words, result.groups, result.ripa, strict=True)
+        ]
+        domain, ticks = nice_axis(p["ripa"] for p in points)
+        with self.hold_sync():
+            self.result = result
+            self.points = points
+            self.domain, self.ticks = domain, ticks
+            self.axis_label = result.axis_label
+            self.summary = result.summary()
+            self.oov = [{"item": o.item, "suggestions": list(o.suggestions)} for o in result.oov]
+            self.notes = notes + list(result.notes)
+            self.error = ""
+            self.revision += 1
+        return result
+
+    def table(self) -> Any:
+        """The latest RIPA table (pandas DataFrame); raises if nothing could be computed."""
+        if self.result is None:
+            raise RelationInputError(f"nothing computed: {self.error}")
+        return self.result.table()
