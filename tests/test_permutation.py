@@ -147,3 +147,13 @@ def test_bad_options_name_the_parameter(kwargs, message):
 def test_empty_group_is_an_error():
     with pytest.raises(ValueError, match="both groups non-empty"):
         permutation_test(np.arange(4.0), 4)
+
+
+def test_sampled_subsets_are_uniform_over_all_splits():
+    # Distinct powers of two: each subset sum names one subset. 20 subsets of 3 from 6.
+    values = 2.0 ** np.arange(6)
+    res = permutation_test(values, 3, n_samples=40_001, method="sampled", rng=8)
+    subset_sums = ((res.null_distribution + values.sum()) / 2).astype(int)
+    _, counts = np.unique(subset_sums, return_counts=True)
+    assert counts.size == 20
+    assert stats.chisquare(counts).pvalue > 1e-3

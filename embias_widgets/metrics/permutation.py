@@ -35,8 +35,8 @@ ALTERNATIVES = ("greater", "less", "two-sided")
 METHODS = ("auto", "exact", "sampled", "parametric")
 #: Float64 cells per batch of split indicators (8 MB per batch).
 DEFAULT_BATCH_CELLS = 1 << 20
-#: Random splits per independently seeded block (blocks run on threads).
-SAMPLING_BLOCK_ROWS = 1 << 14
+#: Random-key cells per independently seeded block of sampled splits (blocks run on threads).
+SAMPLING_BLOCK_CELLS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -109,52 +109,49 @@ def _exact_indicator_batches(n: int, k: int, batch_rows: int) -> Iterator[np.nda
         yield ind
 
 
-def _random_split_sums(
-    values: np.ndarray, k: int, rows: int, rng: np.random.Generator, batch_rows: int
-) -> np.ndarray:
-    """``sum(values[Xi])`` for ``rows`` uniform random k-subsets Xi.
+def _random_subsets(rng: np.random.Generator, rows: int, n: int, k: int) -> np.ndarray:
+    """``rows`` x ``n`` boolean indicators of uniform random k-subsets of range(n).
 
-    The k smallest of n i.i.d. uniform keys form a uniformly random k-subset:
-    a row's subset is ``keys <= kth smallest key``, found by ``np.partition``
-    in O(n). Drawing rows in sub-batches consumes the generator's stream in
-    the same order, so ``batch_rows`` does not change the result.
+    A row's subset is the k smallest of n i.i.d. uniform integer keys. When
+    the k-th and (k+1)-th smallest keys tie, the row is drawn again: ties are
+    a permutation-invariant event, so the accepted subsets stay exactly
+    uniform. 16-bit keys (32-bit for large n) keep the draw and the partition
+    cheap; ``np.partition`` finds the k smallest keys in O(n) per row.
     """
-    n = values.size
-    out = np.empty(rows)
-    for start in range(0, rows, batch_rows):
-        stop = min(rows, start + batch_rows)
-        keys = rng.random((stop - start, n))
-        kth = np.partition(keys, k - 1, axis=1)[:, k - 1 : k]
-        chosen = keys <= kth
-        # Equal float64 keys (chance ~n^2 / 2^54 per row) would choose k + 1 items.
-        ties = np.flatnonzero(chosen.sum(axis=1) != k)
-        for row in ties:
-            chosen[row] = False
-            chosen[row, np.argsort(keys[row], kind="stable")[:k]] = True
-        out[start:stop] = chosen @ values
-    return out
+    dtype = np.uint16 if n <= 2048 else np.uint32
+    keys = rng.integers(0, np.iinfo(dtype).max, size=(rows, n), dtype=dtype, endpoint=True)
+    while True:
+        # One pivot only (several pivots make np.partition many times slower): after it,
+        # the first k columns hold the k smallest keys and column k the (k+1)-th smallest.
+        part = np.partition(keys, k, axis=1) if k < n else keys
+        kth = part[:, :k].max(axis=1)
+        tied = np.flatnonzero(kth == part[:, k]) if k < n else np.empty(0, dtype=np.intp)
+        if tied.size == 0:
+            return keys <= kth[:, None]
+        keys[tied] = rng.integers(0, np.iinfo(dtype).max, size=(tied.size, n), dtype=dtype, endpoint=True)
 
 
-def _sampled_split_sums(
-    values: np.ndarray, k: int, n_draws: int, rng: np.random.Generator, batch_rows: int
-) -> np.ndarray:
-    """Subset sums of ``n_draws`` random k-subsets, in fixed blocks on threads.
+def _sampled_split_sums(values: np.ndarray, k: int, n_draws: int, rng: np.random.Generator) -> np.ndarray:
+    """Subset sums of ``n_draws`` uniform random k-subsets, in blocks on threads.
 
-    Block b always uses the b-th child of ``rng`` (``Generator.spawn``), so
-    the draws depend on the seed alone, not on the thread count or batch size.
+    Blocks hold a fixed number of key cells (memory stays bounded), and block
+    b always draws from the b-th child of ``rng`` (``Generator.spawn``), so
+    the draws depend on the seed alone, not on thread count or batching.
     numpy releases the GIL while drawing, partitioning and multiplying.
     """
-    n_blocks = -(-n_draws // SAMPLING_BLOCK_ROWS)
-    children = rng.spawn(n_blocks)
-    sizes = [min(SAMPLING_BLOCK_ROWS, n_draws - b * SAMPLING_BLOCK_ROWS) for b in range(n_blocks)]
-    workers = min(n_blocks, os.cpu_count() or 1)
+    n = values.size
+    block_rows = max(64, SAMPLING_BLOCK_CELLS // n)
+    sizes = [min(block_rows, n_draws - lo) for lo in range(0, n_draws, block_rows)]
+    children = rng.spawn(len(sizes))
+
+    def block(i: int) -> np.ndarray:
+        return _random_subsets(children[i], sizes[i], n, k) @ values
+
+    workers = min(len(sizes), os.cpu_count() or 1)
     if workers <= 1:
-        parts = [_random_split_sums(values, k, r, g, batch_rows) for r, g in zip(sizes, children, strict=True)]
-    else:
-        with ThreadPoolExecutor(workers) as pool:
-            parts = list(pool.map(lambda rg: _random_split_sums(values, k, rg[0], rg[1], batch_rows),
-                                  zip(sizes, children, strict=True)))
-    return np.concatenate(parts)
+        return np.concatenate([block(i) for i in range(len(sizes))])
+    with ThreadPoolExecutor(workers) as pool:
+        return np.concatenate(list(pool.map(block, range(len(sizes)))))
 
 
 def _tail_counts(null: np.ndarray, observed: float, alternative: str) -> tuple[int, int]:
@@ -205,10 +202,11 @@ def permutation_test(
     rng
         A ``numpy.random.Generator`` or a seed, for reproducible sampling.
     batch_cells
-        Bound on the cells of split indicators held at once (at least 64
-        rows). It changes no p-value: the null distribution can differ only
-        in floating-point summation order (about 1e-15), below the tie
-        tolerance.
+        Bound on the cells of exact split indicators held at once (at least
+        64 rows; sampled splits come in fixed blocks of
+        ``SAMPLING_BLOCK_CELLS``). It changes no p-value: the null
+        distribution can differ only in floating-point summation order
+        (about 1e-15), below the tie tolerance.
     """
     values = np.asarray(values, dtype=np.float64)
     if values.ndim != 1:
@@ -231,7 +229,7 @@ def permutation_test(
     if exact:
         sums = np.concatenate([ind @ values for ind in _exact_indicator_batches(n, n_x, batch_rows)])
     else:
-        sums = _sampled_split_sums(values, n_x, n_samples - 1, rng, batch_rows)
+        sums = _sampled_split_sums(values, n_x, n_samples - 1, rng)
     # S_i = sum_Xi - (total - sum_Xi), computed identically for the observed split.
     null = 2.0 * sums - total
     observed = 2.0 * values[:n_x].sum() - total
