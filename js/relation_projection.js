@@ -199,7 +199,8 @@ function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
   order.forEach((group, row) => {
     const y = MARGIN.top + row * ROW + ROW / 2;
     svg.append(s("text", { x: MARGIN.left - 8, y: y + 4, "text-anchor": "end", class: "erp-row-label" }, group));
-    const members = points.filter((p) => p.group === group);
+    // labels alternate above/below in order along the axis, so neighbours do not collide
+    const members = points.filter((p) => p.group === group).sort((a, b) => a.ripa - b.ripa);
     members.forEach((p, i) => {
       const cx = x(p.ripa);
       const dot = s("circle", {
@@ -213,7 +214,7 @@ function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
         "data-ripa": String(p.ripa),
       });
       dot.append(s("title", {}, `${p.word} (${group}): RIPA ${signed(p.ripa, 3)}`));
-      const labelY = i % 2 === 0 ? y - 9 : y + 17; // alternate above/below to reduce overlap
+      const labelY = i % 2 === 0 ? y - 9 : y + 17;
       svg.append(dot, s("text", { x: cx.toFixed(2), y: labelY, "text-anchor": "middle", class: "erp-label" }, p.word));
     });
   });
