@@ -25,6 +25,19 @@ from .likelihood import (
 )
 from .multiple_testing import HolmResult, holm_bonferroni
 from .permutation import PermutationTestResult, permutation_test, split_statistic
+from .projection import (
+    RelationVector,
+    Subspace,
+    cosine_bias,
+    mean_difference_direction,
+    principal_subspace,
+    project_out,
+    random_subspace,
+    relation_vector,
+    ripa,
+    span_subspace,
+    unsupervised_debias_mask,
+)
 
 __all__ = [
     "AssociationResult",
@@ -34,22 +47,33 @@ __all__ = [
     "HolmResult",
     "PairBiasScore",
     "PermutationTestResult",
+    "RelationVector",
     "StereoSetScore",
+    "Subspace",
     "attention_received",
     "aul_score",
     "aula_score",
+    "cosine_bias",
     "cosine_matrix",
     "effect_size",
     "effect_size_interval",
     "holm_bonferroni",
     "icat_score",
+    "mean_difference_direction",
     "pair_bias_score",
     "pair_preferences",
     "per_word_association",
     "permutation_test",
     "pll_score",
+    "principal_subspace",
+    "project_out",
+    "random_subspace",
+    "relation_vector",
+    "ripa",
+    "span_subspace",
     "split_statistic",
     "stereoset_scores",
     "unit_rows",
+    "unsupervised_debias_mask",
     "weat",
 ]

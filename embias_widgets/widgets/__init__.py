@@ -2,6 +2,7 @@
 
 from .effect_size_bars import EffectSizeBars
 from .explorer import WeatExplorer
+from .relation import RelationProjectionWidget
 from .word_set_editor import WordSetEditor
 
-__all__ = ["EffectSizeBars", "WeatExplorer", "WordSetEditor"]
+__all__ = ["EffectSizeBars", "RelationProjectionWidget", "WeatExplorer", "WordSetEditor"]
