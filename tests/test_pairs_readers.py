@@ -94,9 +94,7 @@ def loopback_server(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
         def log_message(self, *args: object) -> None:
             requests.append(self.path)
 
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Handler, directory=www)
-    )
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=www))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -106,9 +104,7 @@ def loopback_server(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
         server.server_close()
 
 
-def test_crows_from_url_downloads_once_into_the_cache(
-    loopback_server: tuple[str, list[str]], tmp_path: Path
-) -> None:
+def test_crows_from_url_downloads_once_into_the_cache(loopback_server: tuple[str, list[str]], tmp_path: Path) -> None:
     base, requests = loopback_server
     url = f"{base}/crows_pairs_anonymized.csv"
     cache = tmp_path / "cache"
@@ -120,9 +116,7 @@ def test_crows_from_url_downloads_once_into_the_cache(
     assert len(requests) == 1  # the second read came from the cache
 
 
-def test_fetch_failure_says_how_to_work_around(
-    loopback_server: tuple[str, list[str]], tmp_path: Path
-) -> None:
+def test_fetch_failure_says_how_to_work_around(loopback_server: tuple[str, list[str]], tmp_path: Path) -> None:
     base, _ = loopback_server
     with pytest.raises(ConnectionError, match="download it yourself"):
         fetch(f"{base}/missing.csv", cache_dir=tmp_path / "cache")
@@ -274,9 +268,7 @@ def test_sssb_errors_name_the_line(tmp_path: Path, line: str, match: str) -> Non
 def test_read_pairs_dispatch_and_limit(shared_data: Path) -> None:
     crows = read_pairs(shared_data / "crows_pairs" / "crows_pairs_anonymized.csv", limit=5)
     assert len(crows) == 5
-    stereo = read_pairs(
-        shared_data / "stereoset" / "stereoset_dev_flat.jsonl", format_in="stereoset", limit=3
-    )
+    stereo = read_pairs(shared_data / "stereoset" / "stereoset_dev_flat.jsonl", format_in="stereoset", limit=3)
     assert all(p.unrelated for p in stereo)
     with pytest.raises(ValueError, match="at least 1"):
         read_pairs(shared_data / "crows_pairs" / "crows_pairs_anonymized.csv", limit=0)

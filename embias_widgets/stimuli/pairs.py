@@ -32,9 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-CROWS_PAIRS_URL = (
-    "https://raw.githubusercontent.com/nyu-mll/crows-pairs/master/data/crows_pairs_anonymized.csv"
-)
+CROWS_PAIRS_URL = "https://raw.githubusercontent.com/nyu-mll/crows-pairs/master/data/crows_pairs_anonymized.csv"
 """The official CrowS-Pairs file (CC BY-SA 4.0)."""
 
 FORMATS = ("crows", "stereoset", "sssb")
@@ -84,10 +82,7 @@ class SentencePair:
         if "stereo" not in rec and "sent_more" in rec:
             direction = str(rec.get("stereo_antistereo", rec.get("direction", "stereo"))).strip()
             if direction not in ("stereo", "antistereo"):
-                raise ValueError(
-                    f"{where}: stereo_antistereo must be 'stereo' or 'antistereo', "
-                    f"got {direction!r}"
-                )
+                raise ValueError(f"{where}: stereo_antistereo must be 'stereo' or 'antistereo', got {direction!r}")
             more, less = str(rec["sent_more"]), str(rec.get("sent_less", ""))
             stereo, anti = (more, less) if direction == "stereo" else (less, more)
             rec = {**rec, "stereo": stereo, "anti": anti, "direction": direction}
@@ -106,9 +101,7 @@ class SentencePair:
             if not isinstance(value, str) or not value.strip():
                 raise ValueError(f"{where}: the {role} sentence is empty; type a sentence")
         if self.direction not in ("stereo", "antistereo"):
-            raise ValueError(
-                f"{where}: direction must be 'stereo' or 'antistereo', got {self.direction!r}"
-            )
+            raise ValueError(f"{where}: direction must be 'stereo' or 'antistereo', got {self.direction!r}")
 
 
 # -- fetching with a cache -----------------------------------------------------------------
@@ -157,9 +150,7 @@ def _local(source: str | Path, cache_dir: str | Path | None) -> Path:
         return fetch(str(source), cache_dir=cache_dir)
     path = Path(source).expanduser()
     if not path.is_file():
-        raise FileNotFoundError(
-            f"no pairs file at {path}: give the path of an existing file or a URL"
-        )
+        raise FileNotFoundError(f"no pairs file at {path}: give the path of an existing file or a URL")
     return path
 
 
@@ -246,9 +237,9 @@ def _official_items(data: Mapping[str, Any], path: Path, kind: str) -> Iterable[
             label = sentence.get("gold_label")
             if label not in _GOLD:
                 raise PairFileError(f"{where}: gold_label {label!r} is not one of {sorted(_GOLD)}")
-            flat[
-                {"stereo": "stereotype", "anti": "anti-stereotype"}.get(_GOLD[label], "unrelated")
-            ] = sentence.get("sentence")
+            flat[{"stereo": "stereotype", "anti": "anti-stereotype"}.get(_GOLD[label], "unrelated")] = sentence.get(
+                "sentence"
+            )
         yield flat, where
 
 
@@ -321,20 +312,15 @@ def read_sssb(path: str | Path) -> list[SSSBSentence]:
         match = _SSSB_LINE.match(raw.strip())
         if not match or not match["sentence"]:
             raise PairFileError(
-                f"{where}: expected 'sentence<TAB>[sense-type, sense-key, stereo|anti]', "
-                f"got {raw.strip()!r}"
+                f"{where}: expected 'sentence<TAB>[sense-type, sense-key, stereo|anti]', got {raw.strip()!r}"
             )
         fields = [f.strip() for f in match["fields"].split(",")]
         if len(fields) != 3 or not all(fields):
-            raise PairFileError(
-                f"{where}: the brackets need three fields (sense-type, sense-key, stereo|anti)"
-            )
+            raise PairFileError(f"{where}: the brackets need three fields (sense-type, sense-key, stereo|anti)")
         sense_type, sense_key, label = fields
         if label.lower() not in ("stereo", "anti"):
             raise PairFileError(f"{where}: label {label!r} must be 'stereo' or 'anti'")
-        out.append(
-            SSSBSentence(match["sentence"], sense_type, sense_key, label.lower(), block, number)
-        )
+        out.append(SSSBSentence(match["sentence"], sense_type, sense_key, label.lower(), block, number))
     return out
 
 
@@ -402,8 +388,7 @@ def guess_format(source: str | Path) -> str:
     }
     if suffix not in formats:
         raise ValueError(
-            f"cannot tell the format of {source} from its extension {suffix or '(none)'}: "
-            f"name it with one of {FORMATS}"
+            f"cannot tell the format of {source} from its extension {suffix or '(none)'}: name it with one of {FORMATS}"
         )
     return formats[suffix]
 

