@@ -60,8 +60,8 @@ def permutation_cases(repeat: int) -> list[dict]:
     rows = []
     for name, n, n_samples in (("25+25 sampled 100,000", 25, 100_000), ("8+8 exact 12,870", 8, 100_000)):
         s = np.random.default_rng(0).normal(size=2 * n) + np.r_[np.full(n, 0.2), np.zeros(n)]
-        t_ours, ours = best_of(lambda: permutation_test(s, n, n_samples=n_samples, rng=1), repeat)
-        t_ref, p_ref = best_of(lambda: loop_reference(s, n, n_samples, seed=1), 1)
+        t_ours, ours = best_of(lambda s=s, n=n, m=n_samples: permutation_test(s, n, n_samples=m, rng=1), repeat)
+        t_ref, p_ref = best_of(lambda s=s, n=n, m=n_samples: loop_reference(s, n, m, seed=1), 1)
         rows.append({"case": name, "ours_s": t_ours, "loop_s": t_ref, "speedup": t_ref / t_ours,
                      "p_ours": ours.pvalue, "p_loop": p_ref, "exact": ours.exact})
     return rows

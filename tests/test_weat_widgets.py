@@ -97,3 +97,20 @@ def test_front_end_bundles_exist():
     for name in ("word_set_editor.js", "effect_size_bars.js"):
         text = (STATIC / name).read_text()
         assert "export" in text and "innerHTML" not in text
+
+
+def test_sentence_test_in_explorer_regenerates_sentences_from_words():
+    explorer = WeatExplorer("sent-weat6", model="cbow-glove-6b-50d", n_samples=2_000)
+    assert explorer.editor.sets["targ1"]["examples"][0] == "John"  # the editor shows words
+    before = explorer.result.effect_size
+    sets = edited(explorer.editor.sets, "targ1", [*explorer.editor.sets["targ1"]["examples"], "Tom"])
+    explorer.editor.set_state({"sets": sets})
+    assert "This is Tom." in explorer.analysis.sentences("targ1")
+    assert explorer.result.effect_size != before
+
+
+def test_plain_association_test_runs_bundled_sentence_names(glove):
+    from embias_widgets.models import load_model
+
+    res = AssociationTest("sent-weat6", model=load_model("cbow-glove-6b-50d"), n_samples=1_000).run()
+    assert res.items["targ1"][0] == "This is John."

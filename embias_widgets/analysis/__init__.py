@@ -1,6 +1,7 @@
 """Kernel-side compute classes: one per kind of study."""
 
 from .association import AssociationInputError, AssociationTest, AssociationTestResult
+from .batch import SuiteResult, run_suite
 from .relation import (
     RelationInputError,
     RelationProjection,
@@ -9,6 +10,7 @@ from .relation import (
     contrived_attribute_table,
     weat_before_after,
 )
+from .sentence_association import SentenceAssociationTest
 
 __all__ = [
     "AssociationInputError",
@@ -17,7 +19,10 @@ __all__ = [
     "RelationInputError",
     "RelationProjection",
     "RelationProjectionResult",
+    "SentenceAssociationTest",
+    "SuiteResult",
     "contrived_attribute_search",
     "contrived_attribute_table",
+    "run_suite",
     "weat_before_after",
 ]

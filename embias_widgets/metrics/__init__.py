@@ -21,6 +21,7 @@ from .likelihood import (
     pair_bias_score,
     pair_preferences,
     pll_score,
+    stereoset_from_comparisons,
     stereoset_scores,
 )
 from .multiple_testing import HolmResult, holm_bonferroni
@@ -72,6 +73,7 @@ __all__ = [
     "ripa",
     "span_subspace",
     "split_statistic",
+    "stereoset_from_comparisons",
     "stereoset_scores",
     "unit_rows",
     "unsupervised_debias_mask",

@@ -18,6 +18,11 @@ import numpy as np
 from .static import StaticVectors
 from .vector_files import read_text_vectors, read_word2vec_binary
 
+
+class ModelNotFoundError(ValueError):
+    """No registered name, file, directory or hub model by that name."""
+
+
 _LOADERS: dict[str, tuple[Callable[..., Any], str]] = {}
 
 
@@ -81,12 +86,13 @@ def load_model(model: Any = "glove-6b-50d", **options: Any) -> Any:
     path = Path(name).expanduser()
     if path.is_file():
         return load_vector_file(path, **options)
-    if path.is_dir() or "/" in name:
-        from .hub import load_hub_model  # sentence encoders, masked LMs (torch)
+    from .hub import load_hub_model  # sentence encoders (torch, transformers)
 
+    try:
         return load_hub_model(name, **options)
-    names = ", ".join(available_models())
-    raise ValueError(f"unknown model {name!r}: use one of {names}, a vector file path, or a hub name")
+    except ModelNotFoundError as err:  # not a model directory, not on the hub, or offline
+        names = ", ".join(available_models())
+        raise ModelNotFoundError(f"unknown model {name!r}: registered models are {names}. {err}") from None
 
 
 # Named models defined in other modules register themselves when imported; those

@@ -297,7 +297,9 @@ def _load_pretrained(name_or_path: str, device: str) -> tuple[Any, Any]:
         tokenizer = AutoTokenizer.from_pretrained(name_or_path)
         model = AutoModel.from_pretrained(name_or_path)
     except OSError as err:
-        raise ValueError(
+        from .registry import ModelNotFoundError
+
+        raise ModelNotFoundError(
             f"cannot load {name_or_path!r} as a transformer model ({err}); give a local model "
             "directory, or a hub name while online"
         ) from None

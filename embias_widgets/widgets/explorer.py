@@ -12,8 +12,9 @@ from typing import Any
 
 import ipywidgets
 
-from ..analysis import AssociationInputError, AssociationTest, AssociationTestResult
+from ..analysis import AssociationInputError, AssociationTest, AssociationTestResult, SentenceAssociationTest
 from ..stimuli import SET_KEYS
+from ..stimuli.sentence_tests import is_sentence_test
 from .effect_size_bars import EffectSizeBars
 from .word_set_editor import WordSetEditor
 
@@ -33,7 +34,12 @@ class WeatExplorer(ipywidgets.VBox):
     """
 
     def __init__(self, test: Any = "weat1", *, alpha: float = 0.05, **options: Any) -> None:
-        self.analysis = test if isinstance(test, AssociationTest) else AssociationTest(test, **options)
+        if isinstance(test, AssociationTest):
+            self.analysis = test
+        elif is_sentence_test(test):  # words + templates: an edited word regenerates its sentences
+            self.analysis = SentenceAssociationTest(test, **options)
+        else:
+            self.analysis = AssociationTest(test, **options)
         self.editor = WordSetEditor(self.analysis.spec)
         self.bars = EffectSizeBars(alpha=alpha)
         self.result: AssociationTestResult | None = None
