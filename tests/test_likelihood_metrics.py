@@ -13,6 +13,7 @@ from embias_widgets.metrics import (
     pair_bias_score,
     pair_preferences,
     pll_score,
+    stereoset_from_comparisons,
     stereoset_scores,
 )
 
@@ -152,3 +153,14 @@ def test_stereoset_errors() -> None:
         stereoset_scores([1.0], [0.0], [0.0, 1.0], average="item")
     with pytest.raises(ValueError, match="average"):
         stereoset_scores([1.0], [0.0], [0.0], average="macro")
+
+
+def test_stereoset_from_separate_comparisons_equals_the_score_version() -> None:
+    stereo = np.array([-1.0, -5.0, -2.0, -3.0])
+    anti = np.array([-2.0, -4.0, -1.0, -4.0])
+    unrelated = np.array([-3.0, -4.5, -1.5, -3.5])
+    direct = stereoset_scores(stereo, anti, unrelated, average="item")
+    compared = stereoset_from_comparisons(stereo > anti, stereo > unrelated, anti > unrelated, average="item")
+    assert (compared.ss, compared.lms, compared.icat) == (direct.ss, direct.lms, direct.icat)
+    with pytest.raises(ValueError, match="equal length"):
+        stereoset_from_comparisons([True], [True, False], [True], average="item")

@@ -2,6 +2,7 @@
 
 from .association import AssociationInputError, AssociationTest, AssociationTestResult
 from .batch import SuiteResult, run_suite
+from .likelihood import PairedLikelihood, PairedLikelihoodResult, PairRow
 from .relation import (
     RelationInputError,
     RelationProjection,
@@ -16,6 +17,9 @@ __all__ = [
     "AssociationInputError",
     "AssociationTest",
     "AssociationTestResult",
+    "PairRow",
+    "PairedLikelihood",
+    "PairedLikelihoodResult",
     "RelationInputError",
     "RelationProjection",
     "RelationProjectionResult",

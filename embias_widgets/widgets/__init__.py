@@ -2,7 +2,14 @@
 
 from .effect_size_bars import EffectSizeBars
 from .explorer import WeatExplorer
+from .likelihood_table import PairedLikelihoodTable
 from .relation import RelationProjectionWidget
 from .word_set_editor import WordSetEditor
 
-__all__ = ["EffectSizeBars", "RelationProjectionWidget", "WeatExplorer", "WordSetEditor"]
+__all__ = [
+    "EffectSizeBars",
+    "PairedLikelihoodTable",
+    "RelationProjectionWidget",
+    "WeatExplorer",
+    "WordSetEditor",
+]

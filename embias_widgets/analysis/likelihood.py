@@ -1,0 +1,396 @@
+"""``PairedLikelihood``: a stereotypical/anti-stereotypical pairs study held in the kernel.
+
+Holds the pairs, a likelihood scorer (masked or causal LM) and the options;
+:meth:`PairedLikelihood.run` scores every pair (cached per sentence, so an
+edit re-scores only what changed), calls the metric core for the pair bias
+score (and StereoSet's SS/LMS/ICAT when every pair has an unrelated option)
+and returns a :class:`PairedLikelihoodResult`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from ..metrics.likelihood import (
+    CONVENTION_LABELS,
+    CONVENTIONS,
+    PairBiasScore,
+    StereoSetScore,
+    pair_bias_score,
+    stereoset_from_comparisons,
+)
+from ..models.likelihood_models import load_likelihood_model
+from ..models.lm_scoring import METRIC_LABELS, PairScores
+from ..stimuli.pairs import SentencePair
+
+DEMO_NOTE = (
+    "demo model: a small offline MLM for trying the method; its scores say nothing about the bias "
+    "of real models (use e.g. bert-base-uncased)"
+)
+NAMINGS = ("stereo", "crows")
+
+
+@dataclass(frozen=True)
+class PairRow:
+    """One pair and its scores, or why it could not be scored."""
+
+    pair: SentencePair
+    scores: PairScores | None
+    error: str | None = None
+    unrelated_wins: tuple[bool, bool] | None = None  # (stereo > unrelated, anti > unrelated)
+
+    @property
+    def difference(self) -> float | None:
+        return None if self.scores is None else self.scores.difference
+
+    @property
+    def preferred(self) -> str | None:
+        return None if self.scores is None else self.scores.preferred
+
+
+@dataclass(frozen=True)
+class PairedLikelihoodResult:
+    """Scores of every pair, the pair bias score and (for StereoSet) SS/LMS/ICAT.
+
+    ``bias`` is ``None`` when no pair could be scored (see ``rows[i].error``).
+    """
+
+    model: str
+    model_description: str
+    metric: str
+    convention: str
+    rows: tuple[PairRow, ...]
+    bias: PairBiasScore | None
+    stereoset: StereoSetScore | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def score(self) -> float | None:
+        return None if self.bias is None else self.bias.score
+
+    @property
+    def is_demo(self) -> bool:
+        return "demo" in self.model.lower() or "demo" in self.model_description.lower()
+
+    @property
+    def scored(self) -> list[PairRow]:
+        return [r for r in self.rows if r.scores is not None]
+
+    def summary(self) -> str:
+        """One line: the score, its convention and how many pairs."""
+        if self.bias is None:
+            return f"{self.metric.upper()} on {self.model}: no pair could be scored"
+        ref = "50" if self.convention == "crows" else "0"
+        line = (
+            f"{self.metric.upper()} bias score on {self.model}: {self.bias.score:.2f} "
+            f"({self.convention} convention, {ref} = unbiased; {self.bias.n} pairs)"
+        )
+        if self.stereoset is not None:
+            s = self.stereoset
+            line += f"; StereoSet SS {s.ss:.2f}, LMS {s.lms:.2f}, ICAT {s.icat:.2f}"
+        return line + (" [demo model]" if self.is_demo else "")
+
+    def by_bias_type(self) -> dict[str, dict[str, Any]]:
+        if self.bias is None:
+            return {}
+        return {
+            name: {"score": g.score, "percent_stereo": g.percent_stereo, "n": g.n, "n_ties": g.n_ties}
+            for name, g in self.bias.by_bias_type.items()
+        }
+
+    def items(self, naming: str = "stereo") -> list[dict[str, Any]]:
+        """One JSON-ready record per pair: CrowS naming (``sent_more_score``) or stereo/anti."""
+        if naming not in NAMINGS:
+            raise ValueError(f"`naming` must be one of {NAMINGS}, got {naming!r}")
+        out = []
+        for row in self.rows:
+            p, sc = row.pair, row.scores
+            item: dict[str, Any] = {"bias_type": p.bias_type}
+            if p.pair_id:
+                item["pair_id"] = p.pair_id
+            if naming == "crows":
+                more_is_stereo = p.direction == "stereo"
+                item.update(sent_more=p.sent_more, sent_less=p.sent_less, stereo_antistereo=p.direction)
+                if sc is not None:
+                    more, less = (sc.stereo, sc.anti) if more_is_stereo else (sc.anti, sc.stereo)
+                    item.update(sent_more_score=more.score, sent_less_score=less.score)
+            else:
+                item.update(stereo=p.stereo, anti=p.anti)
+                if sc is not None:
+                    item.update(stereo_score=sc.stereo.score, anti_score=sc.anti.score)
+            if sc is not None:
+                item.update(difference=sc.difference, preferred=sc.preferred, score=int(sc.preferred == "stereo"))
+            if p.unrelated is not None:
+                item["unrelated"] = p.unrelated
+                if row.unrelated_wins is not None:
+                    item["stereo_beats_unrelated"], item["anti_beats_unrelated"] = row.unrelated_wins
+            if row.error:
+                item["error"] = row.error
+            out.append(item)
+        return out
+
+    def to_dict(self, *, naming: str = "stereo", items: bool = True) -> dict[str, Any]:
+        """JSON-ready record (the ``embias pll`` output)."""
+        out: dict[str, Any] = {
+            "metric": self.metric,
+            "metric_label": METRIC_LABELS[self.metric],
+            "model": self.model,
+            "convention": self.convention,
+            "convention_label": CONVENTION_LABELS[self.convention],
+            "reference": CONVENTIONS[self.convention],
+            "score": self.score,
+            "percent_stereo": None if self.bias is None else self.bias.percent_stereo,
+            "n": 0 if self.bias is None else self.bias.n,
+            "n_ties": 0 if self.bias is None else self.bias.n_ties,
+            "n_errors": sum(r.error is not None for r in self.rows),
+            "by_bias_type": self.by_bias_type(),
+        }
+        if self.stereoset is not None:
+            s = self.stereoset
+            out["stereoset"] = {
+                "ss": s.ss,
+                "lms": s.lms,
+                "icat": s.icat,
+                "n": s.n,
+                "average": s.average,
+                "by_bias_type": {
+                    k: {"ss": v.ss, "lms": v.lms, "icat": v.icat, "n": v.n} for k, v in s.by_bias_type.items()
+                },
+            }
+        if self.is_demo:
+            out["demo_note"] = DEMO_NOTE
+        out["notes"] = list(self.notes)
+        if items:
+            out["items"] = self.items(naming)
+        return out
+
+    def frame(self) -> Any:
+        """pandas DataFrame, one row per pair."""
+        import pandas as pd
+
+        columns = [
+            "pair_id",
+            "bias_type",
+            "stereo",
+            "anti",
+            "stereo_score",
+            "anti_score",
+            "difference",
+            "preferred",
+            "error",
+        ]
+        rows = []
+        for row in self.rows:
+            sc = row.scores
+            rows.append(
+                {
+                    "pair_id": row.pair.pair_id,
+                    "bias_type": row.pair.bias_type,
+                    "stereo": row.pair.stereo,
+                    "anti": row.pair.anti,
+                    "stereo_score": None if sc is None else sc.stereo.score,
+                    "anti_score": None if sc is None else sc.anti.score,
+                    "difference": row.difference,
+                    "preferred": row.preferred,
+                    "error": row.error,
+                }
+            )
+        return pd.DataFrame(rows, columns=columns)
+
+    def chart(self) -> Any:
+        """altair bar chart: the bias score per bias type and overall, with the unbiased line."""
+        import altair as alt
+        import pandas as pd
+
+        if self.bias is None:
+            raise ValueError("no pair was scored, so there is nothing to draw: fix the pairs' errors first")
+        data = pd.DataFrame(
+            [{"group": "all pairs", "score": self.bias.score, "n": self.bias.n}]
+            + [{"group": k, "score": v.score, "n": v.n} for k, v in self.bias.by_bias_type.items()]
+        )
+        reference = CONVENTIONS[self.convention]
+        title = self.summary() if len(self.summary()) < 110 else f"{self.metric.upper()} bias score: {self.model}"
+        bars = (
+            alt.Chart(data, title=title)
+            .mark_bar()
+            .encode(
+                x=alt.X(
+                    "score:Q",
+                    title=CONVENTION_LABELS[self.convention],
+                    scale=alt.Scale(domain=[reference - 50, reference + 50]),
+                ),
+                y=alt.Y("group:N", sort=None, title=None),
+                color=alt.condition(alt.datum.score > reference, alt.value("#c0392b"), alt.value("#2e86c1")),
+                tooltip=["group", alt.Tooltip("score:Q", format=".2f"), "n"],
+            )
+        )
+        rule = alt.Chart(pd.DataFrame({"reference": [reference]})).mark_rule(strokeDash=[4, 3]).encode(x="reference:Q")
+        return bars + rule
+
+
+class PairedLikelihood:
+    """Score sentence pairs with a language model and summarise the bias.
+
+    Parameters
+    ----------
+    pairs
+        :class:`~embias_widgets.stimuli.pairs.SentencePair` objects,
+        ``(stereo, anti)`` or ``(stereo, anti, bias_type)`` tuples, or dicts
+        (``{"stereo", "anti", "bias_type"}`` or CrowS-Pairs names).
+    model
+        A registered name (default the offline demo MLM), a hub name or
+        local path, or a loaded scorer.
+    metric
+        ``"cps"`` (CrowS-Pairs), ``"pll"``, ``"aul"`` or ``"aula"``.
+    convention
+        ``"crows"`` (percentage, 50 = unbiased) or ``"zhou"`` (minus 50, 0 =
+        unbiased) for the reported bias score.
+    decimals
+        Round sentence scores before comparing (CrowS-Pairs' ``metric.py``
+        rounds to 3); default: compare exactly.
+    model_options
+        Passed to :func:`~embias_widgets.models.likelihood_models.load_likelihood_model`
+        (``device``, ``token_budget``, ``progress``, ...).
+    """
+
+    def __init__(
+        self,
+        pairs: Iterable[Any] = (),
+        *,
+        model: Any = "embias-demo-mlm",
+        metric: str = "cps",
+        convention: str = "crows",
+        decimals: int | None = None,
+        **model_options: Any,
+    ) -> None:
+        self.scorer = load_likelihood_model(model, **model_options)
+        self.pairs: list[SentencePair] = [as_pair(p, where=f"pair {i}") for i, p in enumerate(pairs)]
+        self.metric = metric
+        self.convention = convention
+        self.decimals = decimals
+        self._check_options()
+
+    def _check_options(self) -> None:
+        if self.metric not in self.scorer.metrics:
+            raise ValueError(
+                f"`metric` must be one of {self.scorer.metrics} for {self.scorer.name}, got {self.metric!r}"
+            )
+        if self.convention not in CONVENTIONS:
+            raise ValueError(f"`convention` must be one of {sorted(CONVENTIONS)}, got {self.convention!r}")
+
+    # -- editing -------------------------------------------------------------------------------------
+    def add_pair(self, stereo: str, anti: str, bias_type: str = "") -> int:
+        """Append a pair; returns its index."""
+        self.pairs.append(as_pair((stereo, anti, bias_type), where=f"pair {len(self.pairs)}"))
+        return len(self.pairs) - 1
+
+    def set_pair(
+        self, index: int, *, stereo: str | None = None, anti: str | None = None, bias_type: str | None = None
+    ) -> None:
+        """Edit pair ``index`` in place (fields left as ``None`` keep their value)."""
+        old = self.pairs[index]
+        changes = {k: v for k, v in (("stereo", stereo), ("anti", anti), ("bias_type", bias_type)) if v is not None}
+        self.pairs[index] = replace(old, **changes)
+
+    def remove_pair(self, index: int) -> None:
+        del self.pairs[index]
+
+    def set_pairs(self, pairs: Iterable[Any]) -> None:
+        """Replace all pairs."""
+        self.pairs = [as_pair(p, where=f"pair {i}") for i, p in enumerate(pairs)]
+
+    # -- running ------------------------------------------------------------------------------------------
+    def _score(self, pairs: Sequence[tuple[str, str]]) -> list[PairScores | str]:
+        """Scores for each pair, or the error message of a pair that cannot be scored."""
+        try:
+            return list(self.scorer.score_pairs(pairs, self.metric))
+        except ValueError:
+            pass  # find the culprits one by one (what already scored is cached)
+        out: list[PairScores | str] = []
+        for pair in pairs:
+            try:
+                out.append(self.scorer.score_pairs([pair], self.metric)[0])
+            except ValueError as err:
+                out.append(str(err))
+        return out
+
+    def run(self, *, metric: str | None = None, convention: str | None = None) -> PairedLikelihoodResult:
+        """Score all pairs; a pair that cannot be scored is reported in its row, not raised."""
+        if metric is not None:
+            self.metric = metric
+        if convention is not None:
+            self.convention = convention
+        self._check_options()
+        scored = self._score([(p.stereo, p.anti) for p in self.pairs])
+        rows = [
+            PairRow(p, s, None) if isinstance(s, PairScores) else PairRow(p, None, s)
+            for p, s in zip(self.pairs, scored, strict=True)
+        ]
+        notes = []
+        ok = [r for r in rows if r.scores is not None]
+        bias = None
+        if ok:
+            bias = pair_bias_score(
+                [r.scores.stereo.score for r in ok],
+                [r.scores.anti.score for r in ok],
+                bias_types=[r.pair.bias_type or "(none)" for r in ok],
+                convention=self.convention,
+                decimals=self.decimals,
+            )
+        errors = len(rows) - len(ok)
+        if errors:
+            notes.append(f"{errors} pair(s) could not be scored and are left out (see their errors)")
+        stereoset = None
+        if ok and all(r.pair.unrelated for r in ok):
+            rows, stereoset = self._stereoset(rows)
+        if bias is not None and bias.n_ties:
+            notes.append(f"{bias.n_ties} tie(s) count as not preferring the stereotype")
+        return PairedLikelihoodResult(
+            model=self.scorer.name,
+            model_description=getattr(self.scorer, "description", ""),
+            metric=self.metric,
+            convention=self.convention,
+            rows=tuple(rows),
+            bias=bias,
+            stereoset=stereoset,
+            notes=tuple(notes),
+        )
+
+    def _stereoset(self, rows: list[PairRow]) -> tuple[list[PairRow], StereoSetScore]:
+        """Each meaningful sentence against the unrelated one, with the same metric."""
+        ok = [i for i, r in enumerate(rows) if r.scores is not None]
+        comparisons = [(rows[i].pair.stereo, rows[i].pair.unrelated) for i in ok]
+        comparisons += [(rows[i].pair.anti, rows[i].pair.unrelated) for i in ok]
+        scored = self.scorer.score_pairs(comparisons, self.metric)
+        n = len(ok)
+        beats = np.array([s.stereo.score > s.anti.score for s in scored])
+        for k, i in enumerate(ok):
+            rows[i] = replace(rows[i], unrelated_wins=(bool(beats[k]), bool(beats[n + k])))
+        targets = [rows[i].pair.target for i in ok]
+        result = stereoset_from_comparisons(
+            [rows[i].scores.preferred == "stereo" for i in ok],
+            beats[:n],
+            beats[n:],
+            targets=targets if all(targets) else None,
+            bias_types=[rows[i].pair.bias_type for i in ok],
+            average="target" if all(targets) else "item",
+        )
+        return rows, result
+
+
+def as_pair(value: Any, *, where: str = "pair") -> SentencePair:
+    """A :class:`SentencePair` from a pair, a tuple or a dict; ``ValueError`` names ``where``."""
+    if isinstance(value, SentencePair):
+        value.check(where)
+        return value
+    if isinstance(value, dict):
+        return SentencePair.from_dict(value, where=where)
+    if isinstance(value, tuple | list) and len(value) in (2, 3) and all(isinstance(v, str) for v in value):
+        pair = SentencePair(value[0], value[1], value[2] if len(value) == 3 else "")
+        pair.check(where)
+        return pair
+    raise ValueError(f"{where}: give (stereo, anti[, bias_type]), a dict or a SentencePair, not {value!r}")

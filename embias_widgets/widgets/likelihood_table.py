@@ -1,0 +1,264 @@
+"""``PairedLikelihoodTable``: sentence pairs side by side with the model's per-token
+log-probabilities, the sentence scores, their difference and the preferred side.
+
+What the user typed lives in the synced ``pairs`` trait (saved with the
+notebook's widget state; :meth:`PairedLikelihoodTable.export_pairs` gives it
+back). Every number the front end shows is computed here, by
+:class:`~embias_widgets.analysis.likelihood.PairedLikelihood`; the front end
+only draws (``js/paired_likelihood_table.js``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..analysis.likelihood import DEMO_NOTE, PairedLikelihood, PairedLikelihoodResult, PairRow
+from ..metrics.likelihood import CONVENTION_LABELS, CONVENTIONS, pair_bias_score
+from ..models.lm_scoring import METRIC_LABELS, TokenScores
+from ..stimuli.pairs import SentencePair
+
+STATIC = Path(__file__).parent.parent / "static"
+SORTS = ("input", "difference", "-difference", "abs")
+
+
+class PairedLikelihoodTable(anywidget.AnyWidget):
+    """Rows of (stereotypical, anti-stereotypical) pairs scored by a language model.
+
+    Parameters
+    ----------
+    pairs
+        Initial pairs (see :class:`~embias_widgets.analysis.likelihood.PairedLikelihood`).
+    model, metric, convention, model_options
+        As for :class:`~embias_widgets.analysis.likelihood.PairedLikelihood`;
+        or pass ``study=`` an existing one.
+    """
+
+    _esm = STATIC / "paired_likelihood_table.js"
+    _css = STATIC / "paired_likelihood_table.css"
+
+    pairs = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """``[{"stereo", "anti", "bias_type"}]``: what the user typed (rows are added and edited here)."""
+    metric = traitlets.Unicode("cps").tag(sync=True)
+    """``cps``, ``pll``, ``aul`` or ``aula``."""
+    convention = traitlets.Unicode("crows").tag(sync=True)
+    """``crows`` (percentage, 50 = unbiased) or ``zhou`` (minus 50, 0 = unbiased)."""
+    bias_type_filter = traitlets.Unicode("").tag(sync=True)
+    """Show only this bias type ("" = all); the summary then scores those pairs."""
+    sort_by = traitlets.Unicode("input").tag(sync=True)
+    """``input`` (as typed), ``difference`` (most stereotype-preferring first), ``-difference``, ``abs``."""
+
+    rows = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """One dict per pair, in input order: tokens with log-probs and heat shades, scores, difference."""
+    order = traitlets.List(traitlets.Int()).tag(sync=True)
+    """Indices into ``rows`` to display, after filter and sort."""
+    summary = traitlets.Dict().tag(sync=True)
+    """The bias score (overall or of the filtered type), its reference line and labels."""
+    bias_types = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    metrics = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    model_name = traitlets.Unicode("").tag(sync=True)
+    demo_note = traitlets.Unicode("").tag(sync=True)
+    """Non-empty when the model is the offline demo: shown as a banner."""
+    error = traitlets.Unicode("").tag(sync=True)
+    busy = traitlets.Bool(False).tag(sync=True)
+    elapsed_ms = traitlets.Float(0.0).tag(sync=True)
+
+    def __init__(
+        self,
+        pairs: Any = (),
+        *,
+        model: Any = "embias-demo-mlm",
+        metric: str = "cps",
+        convention: str = "crows",
+        study: PairedLikelihood | None = None,
+        **model_options: Any,
+    ) -> None:
+        super().__init__()
+        self._ready = False
+        self.study = study or PairedLikelihood(
+            pairs, model=model, metric=metric, convention=convention, progress=False, **model_options
+        )
+        self.result: PairedLikelihoodResult | None = None
+        with self.hold_sync():
+            self.metrics = list(self.study.scorer.metrics)
+            self.model_name = self.study.scorer.name
+            self.metric = self.study.metric
+            self.convention = self.study.convention
+            self.pairs = [_pair_record(p) for p in self.study.pairs]
+        self._ready = True
+        self._recompute()
+
+    # -- trait changes -------------------------------------------------------------------------------
+    @traitlets.validate("metric")
+    def _valid_metric(self, proposal: dict) -> str:
+        value = proposal["value"]
+        allowed = self.metrics or ["cps", "pll", "aul", "aula"]
+        if value not in allowed:
+            raise traitlets.TraitError(f"metric must be one of {allowed}, got {value!r}")
+        return value
+
+    @traitlets.validate("convention")
+    def _valid_convention(self, proposal: dict) -> str:
+        if proposal["value"] not in CONVENTIONS:
+            raise traitlets.TraitError(f"convention must be one of {sorted(CONVENTIONS)}")
+        return proposal["value"]
+
+    @traitlets.validate("sort_by")
+    def _valid_sort(self, proposal: dict) -> str:
+        if proposal["value"] not in SORTS:
+            raise traitlets.TraitError(f"sort_by must be one of {SORTS}")
+        return proposal["value"]
+
+    @traitlets.observe("pairs", "metric", "convention")
+    def _inputs_changed(self, change: dict) -> None:
+        if getattr(self, "_ready", False):
+            self._recompute()
+
+    @traitlets.observe("bias_type_filter", "sort_by")
+    def _view_changed(self, change: dict) -> None:
+        if self.result is not None:
+            with self.hold_sync():
+                self._update_view()
+
+    # -- editing from Python ---------------------------------------------------------------------------
+    def add_pair(self, stereo: str, anti: str, bias_type: str = "") -> None:
+        """Append a pair (as typing one in the table does)."""
+        self.pairs = [*self.pairs, {"stereo": stereo, "anti": anti, "bias_type": bias_type}]
+
+    def export_pairs(self) -> list[dict[str, str]]:
+        """The pairs as typed: ``[{"stereo", "anti", "bias_type"}]`` (JSON-ready)."""
+        return [dict(p) for p in self.pairs]
+
+    # -- computing -----------------------------------------------------------------------------------------
+    def _recompute(self) -> None:
+        self.busy = True
+        started = time.perf_counter()
+        try:
+            self.study.pairs = [_pair_of(r) for r in self.pairs]
+            self.study.metric = self.metric
+            self.study.convention = self.convention
+            result = self.study.run()
+        except ValueError as err:
+            with self.hold_sync():
+                self.error = str(err)
+                self.busy = False
+            return
+        with self.hold_sync():
+            self.result = result
+            self.error = ""
+            self.rows = rows_of(result)
+            self.bias_types = list(dict.fromkeys(r.pair.bias_type or "(none)" for r in result.rows))
+            self.demo_note = DEMO_NOTE if result.is_demo else ""
+            self._update_view()
+            self.elapsed_ms = (time.perf_counter() - started) * 1000
+            self.busy = False
+
+    def _update_view(self) -> None:
+        result = self.result
+        assert result is not None
+        wanted = self.bias_type_filter
+        shown = [i for i, r in enumerate(result.rows) if not wanted or (r.pair.bias_type or "(none)") == wanted]
+        scored = [i for i in shown if result.rows[i].scores is not None]
+        failed = [i for i in shown if result.rows[i].scores is None]
+        if self.sort_by != "input":
+            key = {
+                "difference": lambda i: -result.rows[i].difference,
+                "-difference": lambda i: result.rows[i].difference,
+                "abs": lambda i: -abs(result.rows[i].difference),
+            }[self.sort_by]
+            scored = sorted(scored, key=key)
+        self.order = scored + failed
+        self.summary = summary_of(result, [result.rows[i] for i in scored], wanted)
+
+
+# -- what the front end draws ------------------------------------------------------------------------------
+def _pair_record(pair: SentencePair) -> dict[str, str]:
+    return {"stereo": pair.stereo, "anti": pair.anti, "bias_type": pair.bias_type}
+
+
+def _pair_of(record: dict[str, Any]) -> SentencePair:
+    """A pair as typed: empty sentences are kept and reported on their row, not raised."""
+    return SentencePair(
+        stereo=str(record.get("stereo", "")),
+        anti=str(record.get("anti", "")),
+        bias_type=str(record.get("bias_type", "")).strip(),
+    )
+
+
+def _shade_scale(result: PairedLikelihoodResult) -> float:
+    worst = 0.0
+    for row in result.scored:
+        for side in (row.scores.stereo, row.scores.anti):
+            values = [-v for v in side.log_probs if not math.isnan(v)]
+            worst = max(worst, *values, 0.0)
+    return max(worst, 1e-9)
+
+
+def _side(scores: TokenScores, scale: float) -> dict[str, Any]:
+    tokens = scores.token_rows()
+    for tok in tokens:
+        lp = tok["log_prob"]
+        tok["shade"] = None if lp is None else min(1.0, max(0.0, -lp / scale))
+    return {"text": scores.text, "score": scores.score, "tokens": tokens}
+
+
+def rows_of(result: PairedLikelihoodResult) -> list[dict[str, Any]]:
+    """JSON rows for the table: per token log P and a heat shade in [0, 1] (1 = least likely)."""
+    scale = _shade_scale(result)
+    out = []
+    for index, row in enumerate(result.rows):
+        item: dict[str, Any] = {"index": index, "bias_type": row.pair.bias_type or "(none)", "error": row.error or ""}
+        if row.scores is None:
+            item.update(
+                stereo={"text": row.pair.stereo, "score": None, "tokens": []},
+                anti={"text": row.pair.anti, "score": None, "tokens": []},
+                difference=None,
+                preferred="",
+            )
+        else:
+            item.update(
+                stereo=_side(row.scores.stereo, scale),
+                anti=_side(row.scores.anti, scale),
+                difference=row.scores.difference,
+                preferred=row.scores.preferred,
+            )
+        out.append(item)
+    return out
+
+
+def summary_of(result: PairedLikelihoodResult, rows: list[PairRow], bias_type: str) -> dict[str, Any]:
+    """The summary bar's numbers: of all scored pairs, or of one bias type's."""
+    reference = CONVENTIONS[result.convention]
+    base = {
+        "metric": result.metric,
+        "metric_label": METRIC_LABELS[result.metric],
+        "convention": result.convention,
+        "convention_label": CONVENTION_LABELS[result.convention],
+        "reference": reference,
+        "axis": [reference - 50.0, reference + 50.0],
+        "group": bias_type or "all pairs",
+        "notes": list(result.notes),
+        "shade_scale": _shade_scale(result),
+    }
+    if not rows:
+        return {**base, "score": None, "n": 0, "n_stereo_preferred": 0, "n_ties": 0}
+    bias = pair_bias_score(
+        [r.scores.stereo.score for r in rows], [r.scores.anti.score for r in rows], convention=result.convention
+    )
+    out = {
+        **base,
+        "score": bias.score,
+        "percent_stereo": bias.percent_stereo,
+        "n": bias.n,
+        "n_stereo_preferred": bias.n_stereo_preferred,
+        "n_ties": bias.n_ties,
+    }
+    if result.stereoset is not None and not bias_type:
+        s = result.stereoset
+        out["stereoset"] = {"ss": s.ss, "lms": s.lms, "icat": s.icat, "n": s.n}
+    return out

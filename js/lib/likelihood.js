@@ -1,0 +1,57 @@
+// Helpers for the paired-likelihood table: token spans with heat shades and
+// small pure functions (unit-tested with node's test runner). The shade of a
+// token is computed in Python; here it only becomes a colour.
+import { h } from "./dom.js";
+
+/** Colour for a shade in [0, 1]: 0 (log P = 0) pale, 1 (least likely) deep red. */
+export function heatColor(shade) {
+  const t = Math.max(0, Math.min(1, Number(shade) || 0));
+  const lightness = Math.round(97 - 47 * t);
+  return `hsl(8, 80%, ${lightness}%)`;
+}
+
+/** A copy of `pairs` with pair `index` replaced by `record` (trimmed). */
+export function replacePair(pairs, index, record) {
+  const clean = {
+    stereo: String(record.stereo ?? "").trim(),
+    anti: String(record.anti ?? "").trim(),
+    bias_type: String(record.bias_type ?? "").trim(),
+  };
+  return pairs.map((p, i) => (i === index ? clean : p));
+}
+
+/** Tooltip for one token. */
+export function tokenTitle(token) {
+  const parts = [`token: ${token.token}`];
+  if (token.log_prob !== null && token.log_prob !== undefined) parts.push(`log P = ${token.log_prob.toFixed(3)}`);
+  if (token.attention !== null && token.attention !== undefined) parts.push(`attention ${token.attention.toFixed(4)}`);
+  if (token.modified) parts.push("differs from the other sentence");
+  if (!token.counted) parts.push("not counted in the score");
+  return parts.join("; ");
+}
+
+/** The sentence as token spans (text only, never HTML), special tokens left out. */
+export function sentenceWithTokens(side, role) {
+  const wrap = h("span", { className: "plt-tokens", dataset: { role } });
+  if (!side.tokens || side.tokens.length === 0) {
+    wrap.textContent = side.text;
+    return wrap;
+  }
+  let first = true;
+  for (const token of side.tokens) {
+    if (token.special) continue;
+    if (token.space && !first) wrap.append(document.createTextNode(" "));
+    first = false;
+    const span = h("span", {
+      className: "plt-token",
+      text: token.piece,
+      title: tokenTitle(token),
+      dataset: { logProb: token.log_prob === null ? "" : String(token.log_prob) },
+    });
+    if (token.modified) span.classList.add("plt-modified");
+    if (!token.counted) span.classList.add("plt-uncounted");
+    if (token.shade !== null && token.shade !== undefined) span.style.background = heatColor(token.shade);
+    wrap.append(span);
+  }
+  return wrap;
+}

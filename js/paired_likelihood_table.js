@@ -1,0 +1,299 @@
+// PairedLikelihoodTable: stereotypical and anti-stereotypical sentences side by
+// side, each token shaded by its log-probability, the sentence scores, their
+// difference and the preferred side; a summary bar with the bias score and its
+// unbiased reference line. Every number comes from Python; this view draws,
+// and sends back only what the user typed (the `pairs` trait) and view choices.
+import "./paired_likelihood_table.css";
+import { h, listen, s, signed } from "./lib/dom.js";
+import { linear } from "./lib/scale.js";
+import { heatColor, replacePair, sentenceWithTokens } from "./lib/likelihood.js";
+
+const BAR_WIDTH = 420;
+
+function option(value, label, selected) {
+  return h("option", { value, text: label, selected: value === selected });
+}
+
+function drawSummary(svg, text, summary) {
+  const [lo, hi] = summary.axis || [0, 100];
+  const x = linear([lo, hi], [10, BAR_WIDTH - 10]);
+  const ref = summary.reference ?? 50;
+  svg.replaceChildren(s("rect", { x: 10, y: 8, width: BAR_WIDTH - 20, height: 18, class: "plt-track" }));
+  for (const tick of [lo, (lo + ref) / 2, ref, (ref + hi) / 2, hi]) {
+    svg.append(s("text", { x: x(tick), y: 40, "text-anchor": "middle", class: "plt-tick" }, String(tick)));
+  }
+  const score = summary.score;
+  if (score !== null && score !== undefined) {
+    const a = x(Math.min(ref, score));
+    const b = x(Math.max(ref, score));
+    svg.append(
+      s("rect", {
+        x: a.toFixed(2),
+        y: 10,
+        width: Math.max(1, b - a).toFixed(2),
+        height: 14,
+        class: score > ref ? "plt-bar plt-bar-stereo" : "plt-bar plt-bar-anti",
+      }),
+    );
+  }
+  svg.append(
+    s("line", { x1: x(ref), x2: x(ref), y1: 2, y2: 32, class: "plt-reference", "data-reference": String(ref) }),
+  );
+  const who = summary.group || "all pairs";
+  text.textContent =
+    score === null || score === undefined
+      ? `${who}: no scored pairs`
+      : `${summary.metric.toUpperCase()} bias score (${who}): ${Number(score).toFixed(2)}  ` +
+        `[${summary.n_stereo_preferred} of ${summary.n} pairs prefer the stereotypical sentence; ` +
+        `${summary.convention} convention, ${ref} = unbiased]`;
+}
+
+function sideCell(side, role, preferred) {
+  const cell = h("td", { className: `plt-sentence plt-${role}`, dataset: { role } });
+  if (preferred === role) {
+    cell.classList.add("plt-preferred");
+    cell.append(h("span", { className: "plt-mark", text: "preferred", title: "the model scores this sentence higher" }));
+  }
+  cell.append(sentenceWithTokens(side, role));
+  return cell;
+}
+
+function editorRow(record, onSave, onCancel) {
+  const stereo = h("input", { className: "plt-input", value: record.stereo, dataset: { field: "stereo" } });
+  const anti = h("input", { className: "plt-input", value: record.anti, dataset: { field: "anti" } });
+  const type = h("input", { className: "plt-input plt-type-input", value: record.bias_type, dataset: { field: "bias_type" } });
+  const save = () => onSave({ stereo: stereo.value, anti: anti.value, bias_type: type.value });
+  for (const input of [stereo, anti, type]) {
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") save();
+      if (e.key === "Escape") onCancel();
+    });
+  }
+  return h(
+    "tr",
+    { className: "plt-editing" },
+    h("td", {}, type),
+    h("td", { className: "plt-sentence" }, stereo),
+    h("td", {}),
+    h("td", { className: "plt-sentence" }, anti),
+    h("td", {}),
+    h("td", {}),
+    h("td", {}),
+    h("td", {}, h("button", { className: "plt-save", text: "save", on: { click: save } }),
+      h("button", { className: "plt-cancel", text: "cancel", on: { click: onCancel } })),
+  );
+}
+
+function render({ model, el }) {
+  el.classList.add("embias-paired-likelihood-table");
+  let editing = -1;
+
+  const title = h("div", { className: "plt-title" });
+  const demo = h("div", { className: "plt-demo", attrs: { role: "note" } });
+  const metric = h("select", { className: "plt-metric", title: "sentence score" });
+  const convention = h("select", { className: "plt-convention", title: "how the bias score is reported" });
+  const filter = h("select", { className: "plt-filter", title: "show one bias type" });
+  const sort = h("select", { className: "plt-sort", title: "row order" });
+  const busy = h("span", { className: "plt-busy" });
+  const controls = h(
+    "div",
+    { className: "plt-controls" },
+    h("label", {}, "score ", metric),
+    h("label", {}, "report ", convention),
+    h("label", {}, "bias type ", filter),
+    h("label", {}, "sort ", sort),
+    busy,
+  );
+  const summaryText = h("div", { className: "plt-summary-text" });
+  const summarySvg = s("svg", { width: BAR_WIDTH, height: 46, class: "plt-summary" });
+  const metricLabel = h("div", { className: "plt-metric-label" });
+  const error = h("div", { className: "plt-error", attrs: { role: "alert" } });
+  const body = h("tbody", {});
+  const table = h(
+    "table",
+    { className: "plt-table" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { text: "bias type" }),
+        h("th", { text: "stereotypical" }),
+        h("th", { text: "score" }),
+        h("th", { text: "anti-stereotypical" }),
+        h("th", { text: "score" }),
+        h("th", { text: "stereo - anti" }),
+        h("th", { text: "prefers" }),
+        h("th", { text: "" }),
+      ),
+    ),
+    body,
+  );
+  const newStereo = h("input", { className: "plt-new plt-new-stereo", placeholder: "stereotypical sentence" });
+  const newAnti = h("input", { className: "plt-new plt-new-anti", placeholder: "anti-stereotypical sentence" });
+  const newType = h("input", { className: "plt-new plt-new-type", placeholder: "bias type" });
+  const add = h("button", { className: "plt-add", text: "add pair" });
+  const adder = h("div", { className: "plt-adder" }, newStereo, newAnti, newType, add);
+  const legend = h("div", { className: "plt-legend" });
+
+  function setPairs(pairs) {
+    model.set("pairs", pairs);
+    model.save_changes();
+  }
+
+  function addPair() {
+    const record = { stereo: newStereo.value.trim(), anti: newAnti.value.trim(), bias_type: newType.value.trim() };
+    if (!record.stereo && !record.anti) return;
+    setPairs([...(model.get("pairs") || []), record]);
+    newStereo.value = "";
+    newAnti.value = "";
+  }
+  add.addEventListener("click", addPair);
+  for (const input of [newStereo, newAnti, newType]) {
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") addPair();
+    });
+  }
+  for (const [select, trait] of [
+    [metric, "metric"],
+    [convention, "convention"],
+    [filter, "bias_type_filter"],
+    [sort, "sort_by"],
+  ]) {
+    select.addEventListener("change", () => {
+      model.set(trait, select.value);
+      model.save_changes();
+    });
+  }
+
+  function rowFor(row) {
+    const pairs = model.get("pairs") || [];
+    if (row.index === editing) {
+      return editorRow(
+        pairs[row.index],
+        (record) => {
+          editing = -1;
+          setPairs(replacePair(pairs, row.index, record));
+        },
+        () => {
+          editing = -1;
+          draw();
+        },
+      );
+    }
+    const tr = h("tr", { className: "plt-row", dataset: { index: row.index, preferred: row.preferred || "none" } });
+    const edit = h("button", {
+      className: "plt-edit",
+      text: "edit",
+      on: {
+        click: () => {
+          editing = row.index;
+          draw();
+        },
+      },
+    });
+    const remove = h("button", {
+      className: "plt-remove",
+      text: "remove",
+      on: { click: () => setPairs(pairs.filter((_, i) => i !== row.index)) },
+    });
+    tr.append(h("td", { className: "plt-type", text: row.bias_type }));
+    if (row.error) {
+      tr.classList.add("plt-failed");
+      tr.append(
+        h("td", { className: "plt-sentence", text: row.stereo.text }),
+        h("td", {}),
+        h("td", { className: "plt-sentence", text: row.anti.text }),
+        h("td", { className: "plt-row-error", attrs: { colspan: 3 }, text: row.error }),
+      );
+    } else {
+      tr.append(
+        sideCell(row.stereo, "stereo", row.preferred),
+        h("td", { className: "plt-score plt-stereo-score", text: Number(row.stereo.score).toFixed(3) }),
+        sideCell(row.anti, "anti", row.preferred),
+        h("td", { className: "plt-score plt-anti-score", text: Number(row.anti.score).toFixed(3) }),
+        h("td", {
+          className: "plt-difference",
+          text: signed(row.difference, 3),
+          dataset: { difference: String(row.difference) },
+        }),
+        h("td", { className: "plt-prefers", text: row.preferred === "tie" ? "tie" : row.preferred }),
+      );
+    }
+    tr.append(h("td", { className: "plt-actions" }, edit, remove));
+    return tr;
+  }
+
+  function draw() {
+    const rows = model.get("rows") || [];
+    const order = model.get("order") || [];
+    body.replaceChildren(...order.filter((i) => i < rows.length).map((i) => rowFor(rows[i])));
+    el.dataset.nRows = String(order.length);
+  }
+
+  function update() {
+    const summary = model.get("summary") || {};
+    title.textContent = `Paired likelihood: ${model.get("model_name") || ""}`;
+    demo.textContent = model.get("demo_note") || "";
+    demo.hidden = !model.get("demo_note");
+    metric.replaceChildren(...(model.get("metrics") || []).map((m) => option(m, m.toUpperCase(), model.get("metric"))));
+    convention.replaceChildren(
+      option("crows", "% stereo (CrowS, 50)", model.get("convention")),
+      option("zhou", "% - 50 (Zhou et al., 0)", model.get("convention")),
+    );
+    const types = model.get("bias_types") || [];
+    filter.replaceChildren(
+      option("", "all", model.get("bias_type_filter")),
+      ...types.map((t) => option(t, t, model.get("bias_type_filter"))),
+    );
+    sort.replaceChildren(
+      option("input", "as entered", model.get("sort_by")),
+      option("difference", "difference, high first", model.get("sort_by")),
+      option("-difference", "difference, low first", model.get("sort_by")),
+      option("abs", "|difference|", model.get("sort_by")),
+    );
+    busy.textContent = model.get("busy") ? "scoring..." : `${Math.round(model.get("elapsed_ms") || 0)} ms`;
+    drawSummary(summarySvg, summaryText, summary);
+    el.dataset.score = summary.score === null || summary.score === undefined ? "" : String(summary.score);
+    metricLabel.textContent = `${summary.metric_label || ""}. Bias score: ${summary.convention_label || ""}.`;
+    legend.replaceChildren(
+      h("span", { className: "plt-swatch", attrs: { style: `background:${heatColor(0)}` } }),
+      h("span", { text: " log P = 0 " }),
+      h("span", { className: "plt-swatch", attrs: { style: `background:${heatColor(1)}` } }),
+      h("span", {
+        text: ` log P = -${Number(summary.shade_scale || 0).toFixed(1)}; underlined: the words that differ; `,
+      }),
+      h("span", { text: "grey: not counted in the score" }),
+    );
+    error.textContent = model.get("error") || "";
+    error.hidden = !model.get("error");
+    draw();
+  }
+
+  const unlisten = listen(
+    model,
+    [
+      "rows",
+      "order",
+      "summary",
+      "bias_types",
+      "metrics",
+      "metric",
+      "convention",
+      "bias_type_filter",
+      "sort_by",
+      "model_name",
+      "demo_note",
+      "error",
+      "busy",
+      "pairs",
+    ],
+    update,
+  );
+  update();
+  el.append(title, demo, controls, summaryText, summarySvg, metricLabel, error, table, adder, legend);
+  return unlisten;
+}
+
+export default { render };

@@ -1,0 +1,27 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { heatColor, replacePair, tokenTitle } from "../lib/likelihood.js";
+
+test("heatColor goes from pale to deep and clamps", () => {
+  assert.equal(heatColor(0), "hsl(8, 80%, 97%)");
+  assert.equal(heatColor(1), "hsl(8, 80%, 50%)");
+  assert.equal(heatColor(5), heatColor(1));
+  assert.equal(heatColor(null), heatColor(0));
+});
+
+test("replacePair replaces one pair, trimmed, and leaves the others", () => {
+  const pairs = [
+    { stereo: "a", anti: "b", bias_type: "x" },
+    { stereo: "c", anti: "d", bias_type: "y" },
+  ];
+  const out = replacePair(pairs, 1, { stereo: " C ", anti: "D", bias_type: " z" });
+  assert.deepEqual(out, [pairs[0], { stereo: "C", anti: "D", bias_type: "z" }]);
+  assert.equal(pairs[1].stereo, "c");
+});
+
+test("tokenTitle says what the numbers are", () => {
+  const t = tokenTitle({ token: "nurse", log_prob: -2.5, attention: null, modified: true, counted: false });
+  assert.match(t, /log P = -2\.500/);
+  assert.match(t, /differs/);
+  assert.match(t, /not counted/);
+});

