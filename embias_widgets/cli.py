@@ -2,6 +2,8 @@
 
     embias weat TEST [TEST ...] [--model NAME_OR_PATH ...] [--format table|json|tsv]
                 [--permutations N] [--seed S] [--ddof D] [--lowercase]
+    embias pll --model NAME_OR_PATH --pairs FILE [--format table|json] [--metric cps|pll|aul|aula]
+               [--limit N] [--format-in crows|stereoset|sssb] [--convention crows|zhou]
 
 Each subcommand lives in a small ``_add_<name>`` / ``_run_<name>`` pair.
 """
@@ -86,11 +88,63 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
     return 0
 
 
+# -- pll ------------------------------------------------------------------------------
+def _add_pll(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("pll", help="likelihood bias tests for masked/causal LMs (CrowS-Pairs, StereoSet, SSSB)",
+                       description="Score stereotypical vs anti-stereotypical sentence pairs with a language "
+                       "model (CPS, PLL, AUL or AULA) and report the pair bias score per bias type.")
+    p.add_argument("--model", required=True, metavar="NAME_OR_PATH",
+                   help="registered name (embias-demo-mlm), hub name or local model directory")
+    p.add_argument("--pairs", required=True, metavar="FILE",
+                   help="CrowS-Pairs .csv (path or URL), StereoSet .json/.jsonl, or SSSB .txt")
+    p.add_argument("--format-in", choices=("crows", "stereoset", "sssb"), default=None,
+                   help="format of FILE (default: from its extension)")
+    p.add_argument("--metric", choices=("cps", "pll", "aul", "aula"), default="cps")
+    p.add_argument("--convention", choices=("crows", "zhou"), default="crows",
+                   help="crows: %% of pairs preferring the stereotype (50 = unbiased); zhou: that minus 50")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="score only the first N pairs")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--token-budget", type=int, default=8192, metavar="T", help="most tokens per forward batch")
+    p.add_argument("--device", default=None, help="cpu, cuda, ... (default: cuda when present)")
+    p.add_argument("--cache-dir", default=None, help="where a downloaded CrowS-Pairs file is kept")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.set_defaults(run=_run_pll)
+
+
+def _run_pll(args: argparse.Namespace, out: Any) -> int:
+    from .analysis.likelihood import PairedLikelihood
+    from .stimuli.pairs import guess_format, read_pairs
+
+    fmt = args.format_in or guess_format(args.pairs)
+    try:
+        pairs = read_pairs(args.pairs, format_in=fmt, limit=args.limit, cache_dir=args.cache_dir)
+    except ConnectionError as err:
+        raise ValueError(str(err)) from None
+    study = PairedLikelihood(pairs, model=args.model, metric=args.metric, convention=args.convention,
+                             token_budget=args.token_budget, device=args.device, progress=not args.no_progress)
+    result = study.run()
+    record = result.to_dict(naming="crows" if fmt == "crows" else "stereo")
+    if args.format == "json":
+        json.dump(record, out, indent=2)
+        out.write("\n")
+        return 0
+    out.write(result.summary() + "\n")
+    rows = [{"bias_type": k, **v} for k, v in record["by_bias_type"].items()]
+    _print_table(rows, ("bias_type", "score", "percent_stereo", "n", "n_ties"), out)
+    for name, values in (record.get("stereoset") or {}).get("by_bias_type", {}).items():
+        out.write(f"stereoset [{name}]: SS {values['ss']:.2f}  LMS {values['lms']:.2f}  ICAT {values['icat']:.2f}\n")
+    for note in [record.get("demo_note"), *record["notes"]]:
+        if note:
+            out.write(f"note: {note}\n")
+    return 0
+
+
 # -- entry point ----------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="embias", description="Measure social bias in embeddings and LMs.")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_weat(sub)
+    _add_pll(sub)
     return parser
 
 

@@ -190,7 +190,11 @@ class MaskedLMScorer:
             heads = int(getattr(self.model.config, "num_attention_heads", 12) or 12)
             batches = self._unmasked_batches(todo, attention, layers * heads, split.split)
             context = eager_attention(self.model) if attention else contextlib.nullcontext()
-            with torch.no_grad(), context, _progress(len(todo), self.progress, "sentences") as bar:
+            with (
+                torch.no_grad(),
+                context,
+                _progress(len(todo), self.progress, "unmasked passes", unit="sentence") as bar,
+            ):
                 for batch in batches:
                     ids = torch.tensor([todo[k] for k in batch], device=self.device)
                     n_rows, length = ids.shape
@@ -348,7 +352,7 @@ def _max_positions(model: Any, tokenizer: Any) -> int | None:
     return min(candidates) if candidates else None
 
 
-def _progress(total: int, enabled: bool, desc: str) -> Any:
+def _progress(total: int, enabled: bool, desc: str, unit: str = "copy") -> Any:
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, disable=not enabled, desc=desc, unit="copy", leave=False)
+    return tqdm(total=total, disable=not enabled, desc=desc, unit=unit, leave=False)

@@ -1,0 +1,135 @@
+"""``embias pll`` on a tiny random masked LM saved to disk (loaded by path, like a user's model)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch")
+
+from _tiny_lm import tiny_mlm_dir, tiny_scorer
+
+from embias_widgets.cli import main
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(argv, out=out)
+    return code, out.getvalue()
+
+
+def test_crows_json_output(shared_data: Path) -> None:
+    csv = shared_data / "crows_pairs" / "crows_pairs_anonymized.csv"
+    code, text = run(
+        [
+            "pll",
+            "--model",
+            str(tiny_mlm_dir()),
+            "--pairs",
+            str(csv),
+            "--limit",
+            "6",
+            "--format",
+            "json",
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    record = json.loads(text)
+    assert {"metric", "score", "n", "by_bias_type", "items"} <= set(record)
+    assert record["metric"] == "cps"
+    assert record["n"] == 6
+    assert record["reference"] == 50.0
+    item = record["items"][0]
+    assert {"sent_more", "sent_less", "sent_more_score", "sent_less_score", "bias_type"} <= set(item)
+    # the same numbers as scoring the pair directly (sent_more is the stereotypical one here)
+    pair = tiny_scorer().score_pairs([(item["sent_more"], item["sent_less"])], "cps")[0]
+    assert item["sent_more_score"] == pytest.approx(pair.stereo.score, abs=1e-4)
+    wins = sum(i["score"] for i in record["items"])
+    assert record["score"] == pytest.approx(100 * wins / 6)
+
+
+def test_stereoset_table_and_zhou_convention(shared_data: Path) -> None:
+    flat = shared_data / "stereoset" / "stereoset_dev_flat.jsonl"
+    code, text = run(
+        [
+            "pll",
+            "--model",
+            str(tiny_mlm_dir()),
+            "--pairs",
+            str(flat),
+            "--limit",
+            "4",
+            "--metric",
+            "aul",
+            "--convention",
+            "zhou",
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    assert "AUL bias score" in text
+    assert "zhou convention, 0 = unbiased" in text
+    assert "StereoSet SS" in text
+    code, text = run(
+        [
+            "pll",
+            "--model",
+            str(tiny_mlm_dir()),
+            "--pairs",
+            str(flat),
+            "--limit",
+            "4",
+            "--metric",
+            "aul",
+            "--format",
+            "json",
+            "--no-progress",
+        ]
+    )
+    record = json.loads(text)
+    assert {"stereo_score", "anti_score", "unrelated"} <= set(record["items"][0])
+    assert set(record["stereoset"]) >= {"ss", "lms", "icat"}
+
+
+def test_sssb_by_format_in(tmp_path: Path) -> None:
+    path = tmp_path / "sense.data"
+    path.write_text(
+        "He was a talented nurse.\t[noun, nurse%1:18:00::, stereo]\n"
+        "She was a talented nurse.\t[noun, nurse%1:18:00::, anti]\n\n"
+        "She will nurse the baby.\t[verb, nurse%2:29:00::, stereo]\n"
+        "He will nurse the baby.\t[verb, nurse%2:29:00::, anti]\n"
+    )
+    code, text = run(
+        [
+            "pll",
+            "--model",
+            str(tiny_mlm_dir()),
+            "--pairs",
+            str(path),
+            "--format-in",
+            "sssb",
+            "--metric",
+            "aul",
+            "--format",
+            "json",
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    record = json.loads(text)
+    assert set(record["by_bias_type"]) == {"noun", "verb"}
+
+
+def test_errors_are_one_line_with_the_fix(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    bad = tmp_path / "pairs.csv"
+    bad.write_text("a,b\n1,2\n")
+    code, _ = run(["pll", "--model", str(tiny_mlm_dir()), "--pairs", str(bad), "--no-progress"])
+    assert code == 2
+    assert "line 1 (header) lacks column(s)" in capsys.readouterr().err
+    code, _ = run(["pll", "--model", str(tiny_mlm_dir()), "--pairs", str(tmp_path / "pairs.xlsx")])
+    assert code == 2
+    assert "name it with one of" in capsys.readouterr().err
