@@ -4,9 +4,9 @@
 // unbiased reference line. Every number comes from Python; this view draws,
 // and sends back only what the user typed (the `pairs` trait) and view choices.
 import "./paired_likelihood_table.css";
-import { h, listen, s, signed } from "./lib/dom.js";
+import { h, listen, s } from "./lib/dom.js";
 import { linear } from "./lib/scale.js";
-import { heatColor, replacePair, sentenceWithTokens } from "./lib/likelihood.js";
+import { formatDifference, heatColor, replacePair, sentenceWithTokens } from "./lib/likelihood.js";
 
 const BAR_WIDTH = 420;
 
@@ -215,7 +215,7 @@ function render({ model, el }) {
         h("td", { className: "plt-score plt-anti-score", text: Number(row.anti.score).toFixed(3) }),
         h("td", {
           className: "plt-difference",
-          text: signed(row.difference, 3),
+          text: formatDifference(row.difference),
           dataset: { difference: String(row.difference) },
         }),
         h("td", { className: "plt-prefers", text: row.preferred === "tie" ? "tie" : row.preferred }),

@@ -55,3 +55,12 @@ export function sentenceWithTokens(side, role) {
   }
   return wrap;
 }
+
+/** A signed score difference: 3 decimals, or 3 significant digits when it is smaller than 0.01. */
+export function formatDifference(value) {
+  if (value === null || value === undefined || Number.isNaN(value)) return "";
+  const v = Number(value);
+  if (v === 0) return "0";
+  const text = Math.abs(v) >= 0.01 ? Math.abs(v).toFixed(3) : Math.abs(v).toPrecision(3);
+  return `${v > 0 ? "+" : "-"}${text}`;
+}

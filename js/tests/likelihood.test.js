@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { heatColor, replacePair, tokenTitle } from "../lib/likelihood.js";
+import { formatDifference, heatColor, replacePair, tokenTitle } from "../lib/likelihood.js";
 
 test("heatColor goes from pale to deep and clamps", () => {
   assert.equal(heatColor(0), "hsl(8, 80%, 97%)");
@@ -24,4 +24,11 @@ test("tokenTitle says what the numbers are", () => {
   assert.match(t, /log P = -2\.500/);
   assert.match(t, /differs/);
   assert.match(t, /not counted/);
+});
+
+test("formatDifference keeps small differences visible", () => {
+  assert.equal(formatDifference(1.23456), "+1.235");
+  assert.equal(formatDifference(-0.000199), "-0.000199");
+  assert.equal(formatDifference(0), "0");
+  assert.equal(formatDifference(null), "");
 });

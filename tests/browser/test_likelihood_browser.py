@@ -1,0 +1,105 @@
+"""Real browser: the paired-likelihood table in JupyterLab shows Python's scores,
+marks the preferred sentence, scores a pair typed into it, and keeps text as text."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import nbformat
+import pytest
+
+from .conftest import RESULTS, lab_cmd, open_notebook, run_last_cell
+
+pytestmark = pytest.mark.browser
+
+
+def _write_notebook(root, model_dir) -> str:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [
+        nbformat.v4.new_code_cell(
+            "import json, os\n"
+            "os.environ['HF_HUB_OFFLINE'] = '1'\n"
+            "from embias_widgets.models.likelihood_models import load_likelihood_model\n"
+            "from embias_widgets.widgets import PairedLikelihoodTable\n"
+            f"scorer = load_likelihood_model({str(model_dir)!r}, device='cpu', progress=False)\n"
+            "table = PairedLikelihoodTable([('She is a nurse.', 'He is a nurse.', 'gender')], model=scorer)\n"
+            "table"
+        ),
+        nbformat.v4.new_code_cell(
+            "print('PY-ROWS', json.dumps([[r['stereo']['text'], r['stereo']['score'], r['anti']['score'], "
+            "r['preferred']] for r in table.rows]))"
+        ),
+    ]
+    name = "likelihood_browser_test.ipynb"
+    nbformat.write(nb, root / name)
+    return name
+
+
+def _py_rows(page):
+    from playwright.sync_api import expect
+
+    out = page.locator(".jp-OutputArea-output", has_text="PY-ROWS").last
+    expect(out).to_be_visible(timeout=30_000)
+    return json.loads(re.search(r"PY-ROWS (.*)", out.inner_text()).group(1))
+
+
+def _check_row(page, index, stereo_score, anti_score, preferred):
+    from playwright.sync_api import expect
+
+    row = page.locator(f".embias-paired-likelihood-table tr.plt-row[data-index='{index}']")
+    expect(row.locator(".plt-stereo-score")).to_have_text(f"{stereo_score:.3f}", timeout=30_000)
+    expect(row.locator(".plt-anti-score")).to_have_text(f"{anti_score:.3f}")
+    expect(row).to_have_attribute("data-preferred", preferred)
+    marked = row.locator("td.plt-preferred")
+    expect(marked).to_have_count(1)
+    expect(marked).to_have_attribute("data-role", preferred)
+    expect(marked.locator(".plt-mark")).to_have_text("preferred")
+
+
+def test_pair_scores_appear_and_preferred_side_is_marked(lab_server, page, timings):
+    from _tiny_lm import tiny_mlm_dir
+    from playwright.sync_api import expect
+
+    name = _write_notebook(lab_server["root"], tiny_mlm_dir())
+    open_notebook(page, lab_server, name, timings)
+    lab_cmd(page, "notebook:run-all-cells")
+    widget = page.locator(".embias-paired-likelihood-table").first
+    expect(widget.locator("tr.plt-row")).to_have_count(1, timeout=90_000)
+    ((text, stereo, anti, preferred),) = _py_rows(page)
+    assert text == "She is a nurse."
+    _check_row(page, 0, stereo, anti, preferred)
+    # the differing word is highlighted; the summary bar has its 50 line
+    expect(widget.locator("td.plt-stereo .plt-token.plt-modified")).to_have_text("She")
+    expect(widget.locator("line.plt-reference")).to_have_attribute("data-reference", "50")
+    expect(widget.locator(".plt-summary-text")).to_contain_text("CPS bias score (all pairs)")
+
+    # Type a new pair: JS -> pairs trait -> Python scores it -> a new row is drawn.
+    t0 = time.monotonic()
+    widget.locator(".plt-new-stereo").press_sequentially("Old people are slow.", delay=5)
+    widget.locator(".plt-new-anti").press_sequentially("Young people are slow.", delay=5)
+    widget.locator(".plt-new-type").fill("age")
+    widget.locator(".plt-new-type").press("Enter")
+    expect(widget.locator("tr.plt-row")).to_have_count(2, timeout=30_000)
+    timings["likelihood_type_pair_to_row_s"] = round(time.monotonic() - t0, 3)
+    run_last_cell(page)
+    page.wait_for_timeout(500)
+    rows = _py_rows(page)
+    assert rows[1][0] == "Old people are slow."
+    _check_row(page, 1, rows[1][1], rows[1][2], rows[1][3])
+
+    # A hostile sentence is drawn as text and runs nothing.
+    evil = "<img src=x onerror=alert(1)> is here."
+    widget.locator(".plt-new-stereo").fill(evil)
+    widget.locator(".plt-new-anti").fill("Nothing is here.")
+    widget.locator(".plt-add").click()
+    expect(widget.locator("tr.plt-row")).to_have_count(3, timeout=30_000)
+    assert widget.locator("img").count() == 0
+    expect(widget.locator("tr.plt-row[data-index='2'] td.plt-stereo")).to_contain_text("img")
+    page.wait_for_timeout(300)
+    assert page.dialogs == []
+    RESULTS.mkdir(exist_ok=True)
+    widget.screenshot(path=str(RESULTS / "paired_likelihood_table.png"))
+    assert not [e for e in page.errors if "plt" in e.lower() or "likelihood" in e.lower()], page.errors
