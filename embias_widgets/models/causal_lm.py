@@ -125,7 +125,7 @@ class CausalLMScorer:
         if todo:
             split = self._head()
             budget = self.token_budget if split.split else max(1, self.token_budget // 8)
-            with torch.no_grad():
+            with torch.inference_mode():
                 for batch in pack_by_length([len(s) for s in todo], budget):
                     ids = torch.tensor([todo[k] for k in batch], device=self.device)
                     n_rows, length = ids.shape

@@ -154,7 +154,7 @@ class MaskedLMScorer:
             split = self._head()
             budget = self.token_budget if split.split else max(1, self.token_budget // 8)
             batches = pack_by_length([len(ids) for ids, _ in todo], budget)
-            with torch.no_grad(), _progress(len(todo), self.progress, "masked copies") as bar:
+            with torch.inference_mode(), _progress(len(todo), self.progress, "masked copies") as bar:
                 for batch in batches:
                     ids = torch.tensor([todo[k][0] for k in batch], device=self.device)
                     pos = torch.tensor([todo[k][1] for k in batch], device=self.device)
@@ -191,7 +191,7 @@ class MaskedLMScorer:
             batches = self._unmasked_batches(todo, attention, layers * heads, split.split)
             context = eager_attention(self.model) if attention else contextlib.nullcontext()
             with (
-                torch.no_grad(),
+                torch.inference_mode(),
                 context,
                 _progress(len(todo), self.progress, "unmasked passes", unit="sentence") as bar,
             ):
