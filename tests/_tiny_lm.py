@@ -40,3 +40,14 @@ def tiny_scorer(**options):
     from embias_widgets.models.likelihood_models import load_likelihood_model
 
     return load_likelihood_model(str(tiny_mlm_dir()), device="cpu", progress=False, **options)
+
+
+def one_thread():
+    """Generator for an autouse fixture: tiny models run fastest on one torch thread
+    (several threads only add synchronisation, which is slow on a busy machine)."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

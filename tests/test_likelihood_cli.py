@@ -10,9 +10,14 @@ import pytest
 
 pytest.importorskip("torch")
 
-from _tiny_lm import tiny_mlm_dir, tiny_scorer
+from _tiny_lm import one_thread, tiny_mlm_dir, tiny_scorer
 
 from embias_widgets.cli import main
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    yield from one_thread()
 
 
 def run(argv: list[str]) -> tuple[int, str]:

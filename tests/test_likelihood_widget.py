@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from _tiny_lm import tiny_scorer
+from _tiny_lm import one_thread, tiny_scorer
 
 from embias_widgets.analysis.likelihood import DEMO_NOTE, PairedLikelihood
 from embias_widgets.stimuli.pairs import SentencePair
@@ -21,6 +21,11 @@ PAIRS = [
     ("The poor are lazy.", "The rich are lazy.", "socioeconomic"),
     ("Women can not drive.", "Men can not drive.", "gender"),
 ]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    yield from one_thread()
 
 
 @pytest.fixture

@@ -14,6 +14,8 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from _tiny_lm import one_thread  # noqa: E402
+
 from embias_widgets.metrics import attention_received  # noqa: E402
 from embias_widgets.models.causal_lm import CausalLMScorer  # noqa: E402
 from embias_widgets.models.likelihood_models import load_likelihood_model  # noqa: E402
@@ -26,6 +28,11 @@ SENTENCES = [
     "The poor are really ignorant about how to handle the money they do have.",
     "Hi.",
 ]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    yield from one_thread()
 
 
 @pytest.fixture(scope="module")
@@ -91,9 +98,10 @@ def test_pll_matches_explicit_masked_passes(scorer, tiny_mlm, tokenizer) -> None
 def test_results_do_not_depend_on_the_batch_size(tiny_mlm, tokenizer, budget: int) -> None:
     reference = MaskedLMScorer(tiny_mlm, tokenizer, token_budget=4096, device="cpu", progress=False)
     other = MaskedLMScorer(tiny_mlm, tokenizer, token_budget=budget, device="cpu", progress=False)
+    sentences = [SENTENCES[0], SENTENCES[1], SENTENCES[3]]  # lengths 7, 9 and 4 tokens
     for metric in ("pll", "aula"):
-        a = reference.score_sentences(SENTENCES, metric)
-        b = other.score_sentences(SENTENCES, metric)
+        a = reference.score_sentences(sentences, metric)
+        b = other.score_sentences(sentences, metric)
         for x, y in zip(a, b, strict=True):
             np.testing.assert_allclose(x.log_probs, y.log_probs, atol=1e-6)
             assert x.score == pytest.approx(y.score, abs=1e-5)  # float32 sums
