@@ -18,6 +18,16 @@ KINDS = ("auto", "masked", "causal")
 LikelihoodScorer = MaskedLMScorer | CausalLMScorer
 
 
+def _import_demo_models() -> None:
+    """Modules that register named language models (the offline demo MLM) register on import."""
+    import importlib
+    import importlib.util
+
+    name = f"{__package__}.demo_mlm"
+    if importlib.util.find_spec(name) is not None:
+        importlib.import_module(name)
+
+
 def is_scorer(obj: Any) -> bool:
     return hasattr(obj, "score_pairs") and hasattr(obj, "score_sentences") and hasattr(obj, "tokenize")
 
@@ -65,6 +75,7 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
         return _wrap(model, getattr(model, "name", type(model).__name__), options)
     from .registry import _LOADERS, available_models
 
+    _import_demo_models()
     if model in _LOADERS:
         description = available_models()[model]
         scorer = _wrap(_LOADERS[model][0](), model, options)
