@@ -5,6 +5,7 @@ Shared by the likelihood analysis, widget and command-line tests.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import shutil
 import tempfile
@@ -19,6 +20,7 @@ def tiny_mlm_dir() -> Path:
     import transformers
 
     folder = Path(tempfile.mkdtemp(prefix="embias-tiny-mlm-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     shutil.copy(Path(gt.get_model_path()) / "vocab.txt", folder / "vocab.txt")
     tokenizer = transformers.BertTokenizer.from_pretrained(str(folder))
     torch.manual_seed(0)
