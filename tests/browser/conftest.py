@@ -151,12 +151,20 @@ def lab_cmd(page, command, args=None):
 
 
 def open_notebook(page, lab_server, name, timings=None):
-    """Open ``name`` in JupyterLab and wait until its kernel is idle."""
+    """Open ``name`` alone in a fresh workspace and wait until its kernel is idle.
+
+    A workspace of its own per test: the default one would restore the tabs of
+    earlier tests, and "run all" could reach another notebook.
+    """
     t0 = time.monotonic()
-    page.goto(f"{lab_server['url']}/lab/tree/{name}?token={lab_server['token']}")
+    workspace = uuid.uuid4().hex[:12]
+    page.goto(f"{lab_server['url']}/lab/workspaces/{workspace}/tree/{name}?reset&token={lab_server['token']}")
     page.wait_for_function(
-        f"() => {APP}?.shell?.currentWidget?.sessionContext?.session?.kernel?.status === 'idle'",
-        timeout=120_000)
+        f"""(name) => {{
+            const w = {APP}?.shell?.currentWidget;
+            return w?.context?.path === name && w?.sessionContext?.session?.kernel?.status === 'idle';
+        }}""",
+        arg=name, timeout=120_000)
     if timings is not None:
         timings[f"{name}_load_to_kernel_idle_s"] = round(time.monotonic() - t0, 2)
 
