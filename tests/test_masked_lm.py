@@ -283,3 +283,14 @@ def test_causal_log_likelihood_matches_one_explicit_pass(tokenizer) -> None:
     assert pair.stereo.score == pytest.approx(expected[1:].sum(), abs=1e-4)  # "she" is modified
     with pytest.raises(ValueError, match="'pll' or 'aul'"):
         scorer.score_sentences([text], "aula")
+
+
+def test_a_registered_name_loads_through_the_registry(tiny_mlm, tokenizer, monkeypatch) -> None:
+    from embias_widgets.models import registry
+
+    monkeypatch.setitem(registry._LOADERS, "tiny-demo-mlm", (lambda: (tiny_mlm, tokenizer), "a DEMO tiny MLM"))
+    scorer = load_likelihood_model("tiny-demo-mlm", device="cpu", progress=False, token_budget=64)
+    assert isinstance(scorer, MaskedLMScorer)
+    assert scorer.name == "tiny-demo-mlm"
+    assert scorer.description == "a DEMO tiny MLM"
+    assert scorer.token_budget == 64
