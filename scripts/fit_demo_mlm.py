@@ -136,7 +136,8 @@ def learn_mask_row(model, tokenizer, train_ids, args, start: float) -> None:
     chosen = sorted(chosen, key=lambda i: (len(train_ids[i]), rng.random()))  # little padding
     batches = [chosen[i : i + args.mask_batch] for i in range(0, len(chosen), args.mask_batch)]
     order = rng.permutation(len(batches))
-    row = torch.nn.Parameter(embeddings[tokenizer.unk_token_id].detach().clone())
+    start_id = tokenizer.unk_token_id if args.mask_init == "unk" else mask_id
+    row = torch.nn.Parameter(embeddings[start_id].detach().clone())
     params = head_parameters(model)
     for p in params:
         p.requires_grad_(True)
@@ -179,7 +180,11 @@ def learn_mask_row(model, tokenizer, train_ids, args, start: float) -> None:
 def masked_states(model, tokenizer, train_ids, args) -> tuple[torch.Tensor, torch.Tensor]:
     """Step 2 data: last hidden states at BERT-masked positions (float16) and the original ids."""
     rng = np.random.default_rng(args.seed + 2)
-    picks = [bert_mask(ids, rng, tokenizer.mask_token_id, model.config.vocab_size) for ids in train_ids]
+    picks = [
+        bert_mask(ids, rng, tokenizer.mask_token_id, model.config.vocab_size)
+        for _ in range(args.maskings)
+        for ids in train_ids
+    ]
     states, targets = [], []
     for batch in length_batches([len(p[0]) for p in picks], args.max_tokens):
         enc = pad(tokenizer, [picks[i][0] for i in batch])
@@ -280,8 +285,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--out", type=Path, default=HEAD_WEIGHTS, help="where to write the head (safetensors)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--mask-steps", type=int, default=600, help="step 1: batches for the [MASK] row")
+    ap.add_argument(
+        "--mask-init",
+        choices=["unk", "mask"],
+        default="unk",
+        help="step 1 starts from this row ([UNK]'s, or the encoder's own [MASK]); with --mask-steps 0 "
+        "it is the row used (baselines: the encoder's [MASK], or a copy of [UNK])",
+    )
     ap.add_argument("--mask-batch", type=int, default=64, help="step 1: sentences per batch")
     ap.add_argument("--mask-lr", type=float, default=3e-3, help="step 1: peak learning rate of the [MASK] row")
+    ap.add_argument("--maskings", type=int, default=1, help="step 2: masked copies of each sentence")
     ap.add_argument("--epochs", type=int, default=2, help="step 2: epochs over the precomputed states")
     ap.add_argument("--head-batch", type=int, default=1024, help="step 2: masked positions per batch")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate of the head")
@@ -318,8 +331,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for p in model.parameters():
         p.requires_grad_(False)
     init_head(model, torch.tensor([t for ids in train_ids for t in ids[1:-1]]), args.seed)
-    log("step 1: learn the [MASK] input embedding through the frozen encoder", start)
-    learn_mask_row(model, tokenizer, train_ids, args, start)
+    if args.mask_steps > 0:
+        log("step 1: learn the [MASK] input embedding through the frozen encoder", start)
+        learn_mask_row(model, tokenizer, train_ids, args, start)
+    elif args.mask_init == "unk":  # the copy trick alone, for comparison
+        with torch.no_grad():
+            embeddings = model.bert.embeddings.word_embeddings.weight
+            embeddings[tokenizer.mask_token_id] = embeddings[tokenizer.unk_token_id]
     log("step 2: frozen encoder states at BERT-masked positions", start)
     states, targets = masked_states(model, tokenizer, train_ids, args)
     log(f"  {len(targets)} masked positions; fitting the head", start)
