@@ -24,10 +24,14 @@ How it is made
   from Debian's ``wordnet-base`` (``/usr/share/wordnet/data.{noun,verb,adj,adv}``),
   about 169,000 distinct sentences; 2,000 of them (chosen by hash, see
   :func:`split_wordnet_sentences`) are held out.
-* ``scripts/fit_demo_mlm.py`` reproduces the weights (seeded, a quarter of an
-  hour on two CPU cores) and prints held-out accuracy. Only the fitted tensors
-  ship, in ``data/embias_demo_mlm_head.safetensors`` (under 1 MB); its
-  metadata records the held-out top-1/top-5 accuracy.
+* ``scripts/fit_demo_mlm.py`` reproduces the weights (seeded; under ten
+  minutes on two CPU cores) and prints held-out accuracy. Only the fitted
+  tensors ship, in ``data/embias_demo_mlm_head.safetensors`` (0.7 MB: head and
+  ``[MASK]`` row, float32); its metadata records how they were made.
+
+Held-out accuracy (2,000 WordNet sentences): with every WordPiece masked on
+its own, as pseudo-log-likelihood scoring does, top-1 22.4% and top-5 40.4%;
+with BERT masking (15% of WordPieces, 80/10/10), top-1 25.2%, top-5 41.6%.
 
 WordNet glosses are short, dictionary-style English, and a 6-layer encoder
 trained for another purpose with only a head on top predicts far worse than
