@@ -87,3 +87,16 @@ def test_glove_embedded(glove):
     enc = glove.encode(["Flower", "gladiola"])
     assert enc.items == ("Flower",)
     assert enc.oov[0].item == "gladiola"
+
+
+def test_registry_lists_every_named_model_without_importing_torch():
+    import subprocess
+    import sys
+
+    code = ("import sys; from embias_widgets.models import available_models as a; names = a(); "
+            "print(sorted(names)); print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    names, torch_loaded = out.splitlines()
+    for name in ("glove-6b-50d", "all-MiniLM-L6-v2", "cbow-glove-6b-50d", "embias-demo-mlm"):
+        assert name in names
+    assert torch_loaded == "False"

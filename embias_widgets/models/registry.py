@@ -97,4 +97,5 @@ def load_model(model: Any = "glove-6b-50d", **options: Any) -> Any:
 
 # Named models defined in other modules register themselves when imported; those
 # modules import torch/transformers only inside their loaders.
+from . import demo_mlm as _demo_mlm  # noqa: E402, F401  (embias-demo-mlm, a demo)
 from . import sentence as _sentence  # noqa: E402, F401  (all-MiniLM-L6-v2, cbow-glove-6b-50d)
