@@ -180,6 +180,7 @@ class AssociationTest:
         self.options = dict(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative, method=method)
         self.seed = seed
         self._cache: dict[str, np.ndarray | OutOfVocabulary] = {}
+        self._averaged: set[str] = set()  # multi-word items the model averaged
         for key in SET_KEYS:  # normalise and deduplicate the initial sets
             self.set_items(key, getattr(spec, key).examples)
 
@@ -198,8 +199,12 @@ class AssociationTest:
         self.spec = self.spec.with_set(key, WordSet(category, getattr(self.spec, key).examples))
 
     # -- encoding ----------------------------------------------------------
+    def _items_to_encode(self, key: str) -> tuple[str, ...]:
+        """What the model encodes for set ``key`` (the items; sentence tests: their sentences)."""
+        return getattr(self.spec, key).examples
+
     def _encode_set(self, key: str) -> tuple[tuple[str, ...], np.ndarray, tuple[OutOfVocabulary, ...], tuple[str, ...]]:
-        items = getattr(self.spec, key).examples
+        items = self._items_to_encode(key)
         new = [i for i in items if i not in self._cache]
         if new:
             enc = self.model.encode(new)
@@ -207,11 +212,11 @@ class AssociationTest:
                 self._cache[item] = vec
             for miss in enc.oov:
                 self._cache[miss.item] = miss
-            self._averaged = getattr(self, "_averaged", set()) | set(enc.averaged)
+            self._averaged |= set(enc.averaged)
         kept = tuple(i for i in items if not isinstance(self._cache[i], OutOfVocabulary))
         oov = tuple(self._cache[i] for i in items if isinstance(self._cache[i], OutOfVocabulary))
         vectors = np.vstack([self._cache[i] for i in kept]) if kept else np.zeros((0, 1))
-        averaged = tuple(i for i in kept if i in getattr(self, "_averaged", set()))
+        averaged = tuple(i for i in kept if i in self._averaged)
         return kept, vectors, oov, averaged  # type: ignore[return-value]
 
     def encoded(self) -> dict[str, Any]:

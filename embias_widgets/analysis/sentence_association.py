@@ -16,9 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-
-from ..models import OutOfVocabulary, StaticVectors
+from ..models import StaticVectors
 from ..models.sentence import CBoWEncoder
 from ..stimuli import AssociationTestSpec, resolve_test
 from ..stimuli.sentence_tests import (
@@ -117,19 +115,6 @@ class SentenceAssociationTest(AssociationTest):
         return self.sentence_spec.sentence_spec()
 
     # -- encoding ----------------------------------------------------------
-    def _encode_set(
-        self, key: str
-    ) -> tuple[tuple[str, ...], np.ndarray, tuple[OutOfVocabulary, ...], tuple[str, ...]]:
-        items = self.sentences(key)
-        new = [s for s in items if s not in self._cache]
-        if new:
-            enc = self.model.encode(new)
-            for item, vec in zip(enc.items, enc.vectors, strict=True):
-                self._cache[item] = vec
-            for miss in enc.oov:
-                self._cache[miss.item] = miss
-        kept = tuple(s for s in items if not isinstance(self._cache[s], OutOfVocabulary))
-        oov = tuple(self._cache[s] for s in items if isinstance(self._cache[s], OutOfVocabulary))
-        vectors = np.vstack([self._cache[s] for s in kept]) if kept else np.zeros((0, 1))
-        return kept, vectors, oov, ()  # type: ignore[return-value]
+    def _items_to_encode(self, key: str) -> tuple[str, ...]:
+        return self.sentences(key)
 
