@@ -8,7 +8,6 @@ the per-word associations, what was dropped and why.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -267,12 +266,6 @@ class AssociationTest:
             core=core,
             interval=interval,
         )
-
-    def n_splits(self) -> int:
-        """Number of distinct splits of the (in-vocabulary) targets."""
-        enc = self.encoded()
-        nx, ny = len(enc["targ1"][0]), len(enc["targ2"][0])
-        return math.comb(nx + ny, nx)
 
 
 def _options_string(model: Any, options: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..stimuli import SET_KEYS, AssociationTestSpec, TestFileError, WordSet, clean_items, parse_test_text
+from ..stimuli import SET_KEYS, AssociationTestSpec, TestFileError, parse_test_text
 from ._base import bundle
 
 
@@ -82,8 +82,3 @@ class WordSetEditor(anywidget.AnyWidget):
             self.notes = list(spec.notes)
             self.sets = sets_of(spec)
             self.import_text = ""
-
-    def spec(self) -> AssociationTestSpec:
-        """The sets as a test spec (items stripped and deduplicated)."""
-        sets = {k: WordSet(v["category"], clean_items(v["examples"])[0]) for k, v in self.sets.items()}
-        return AssociationTestSpec(self.name, **sets)
