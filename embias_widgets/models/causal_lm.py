@@ -26,9 +26,9 @@ from ..metrics.likelihood import aul_score, pll_score
 from .lm_scoring import (
     HeadSplit,
     PairScores,
+    ScorerBase,
     Tokenized,
     TokenScores,
-    choose_device,
     modified_flags,
     pack_by_length,
     shared_positions,
@@ -38,7 +38,7 @@ from .lm_scoring import (
 CAUSAL_METRICS = ("cps", "pll", "aul")
 
 
-class CausalLMScorer:
+class CausalLMScorer(ScorerBase):
     """Per-token log P(w_i | w_<i) and sentence scores from a causal LM.
 
     Parameters are those of :class:`~embias_widgets.models.masked_lm.MaskedLMScorer`
@@ -47,6 +47,7 @@ class CausalLMScorer:
 
     kind = "causal"
     metrics = CAUSAL_METRICS
+    _auto_model = "AutoModelForCausalLM"
 
     def __init__(
         self,
@@ -60,34 +61,13 @@ class CausalLMScorer:
         lowercase: bool | None = None,
         progress: bool = True,
     ) -> None:
-        self.device = choose_device(device)
-        self.model = model.to(self.device).eval()
-        self.tokenizer = tokenizer
-        self.name = name or getattr(model.config, "name_or_path", "") or type(model).__name__
-        self.description = description
-        self.token_budget = int(token_budget)
-        pack_by_length([1], self.token_budget)
+        self._setup(model, tokenizer, name=name, description=description, device=device,
+                    token_budget=token_budget, progress=progress)
         self.lowercase = bool(lowercase)
-        self.progress = progress
         self.max_length = getattr(model.config, "max_position_embeddings", None) or getattr(
             model.config, "n_positions", None
         )
-        self._split: HeadSplit | None = None
-        self._tokenized: dict[str, Tokenized] = {}
         self._passes: dict[tuple[int, ...], np.ndarray] = {}
-        self.forward_passes = 0
-
-    @classmethod
-    def from_pretrained(cls, name_or_path: str, **options: Any) -> CausalLMScorer:
-        """Load ``AutoModelForCausalLM`` and ``AutoTokenizer`` from a hub name or a local path."""
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-
-        tokenizer = AutoTokenizer.from_pretrained(name_or_path)
-        model = AutoModelForCausalLM.from_pretrained(name_or_path)
-        return cls(model, tokenizer, name=options.pop("name", str(name_or_path)), **options)
-
-    def __repr__(self) -> str:
-        return f"CausalLMScorer({self.name!r}, device={self.device!r}, token_budget={self.token_budget})"
 
     @property
     def options(self) -> str:

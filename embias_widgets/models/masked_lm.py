@@ -33,9 +33,9 @@ from .lm_scoring import (
     MASKED_METRICS,
     HeadSplit,
     PairScores,
+    ScorerBase,
     Tokenized,
     TokenScores,
-    choose_device,
     eager_attention,
     modified_flags,
     pack_by_length,
@@ -47,7 +47,7 @@ CPS_SKIP = ("ends", "special")
 DEFAULT_TOKEN_BUDGET = 8192
 
 
-class MaskedLMScorer:
+class MaskedLMScorer(ScorerBase):
     """Per-token and per-sentence likelihoods from a masked LM.
 
     Parameters
@@ -74,6 +74,7 @@ class MaskedLMScorer:
 
     kind = "masked"
     metrics = MASKED_METRICS
+    _auto_model = "AutoModelForMaskedLM"
 
     def __init__(
         self,
@@ -92,35 +93,14 @@ class MaskedLMScorer:
             raise ValueError(f"`cps_skip` must be one of {CPS_SKIP}, got {cps_skip!r}")
         if tokenizer.mask_token_id is None:
             raise ValueError(f"the tokenizer of {name or 'this model'} has no mask token: use a masked LM")
-        self.device = choose_device(device)
-        self.model = model.to(self.device).eval()
-        self.tokenizer = tokenizer
-        self.name = name or getattr(model.config, "name_or_path", "") or type(model).__name__
-        self.description = description
-        self.token_budget = int(token_budget)
-        pack_by_length([1], self.token_budget)  # validates the budget
+        self._setup(model, tokenizer, name=name, description=description, device=device,
+                    token_budget=token_budget, progress=progress)
         self.lowercase = bool(getattr(tokenizer, "do_lower_case", False)) if lowercase is None else lowercase
         self.cps_skip = cps_skip
-        self.progress = progress
         self.mask_id = int(tokenizer.mask_token_id)
         self.max_length = _max_positions(model, tokenizer)
-        self._split: HeadSplit | None = None
-        self._tokenized: dict[str, Tokenized] = {}
         self._masked: dict[tuple[tuple[int, ...], int], float] = {}
         self._unmasked: dict[tuple[tuple[int, ...], bool], tuple[np.ndarray, np.ndarray | None]] = {}
-        self.forward_passes = 0
-
-    @classmethod
-    def from_pretrained(cls, name_or_path: str, **options: Any) -> MaskedLMScorer:
-        """Load ``AutoModelForMaskedLM`` and ``AutoTokenizer`` from a hub name or a local path."""
-        from transformers import AutoModelForMaskedLM, AutoTokenizer
-
-        tokenizer = AutoTokenizer.from_pretrained(name_or_path)
-        model = AutoModelForMaskedLM.from_pretrained(name_or_path)
-        return cls(model, tokenizer, name=options.pop("name", str(name_or_path)), **options)
-
-    def __repr__(self) -> str:
-        return f"MaskedLMScorer({self.name!r}, device={self.device!r}, token_budget={self.token_budget})"
 
     @property
     def options(self) -> str:
