@@ -15,12 +15,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import torch  # test extra: a missing install fails, never skips
+import transformers  # noqa: F401
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("transformers")
-
-from embias_widgets.models import available_models, load_model  # noqa: E402
-from embias_widgets.models.demo_mlm import (  # noqa: E402
+from embias_widgets.models import available_models, load_model
+from embias_widgets.models.demo_mlm import (
     DEMO_NAME,
     HEAD_WEIGHTS,
     MASK_ROW_KEY,

