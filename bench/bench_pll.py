@@ -37,7 +37,7 @@ def load_scorer(token_budget: int, device: str | None) -> Any:
     import os
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from embias_widgets.models.likelihood_models import load_likelihood_model
+    from embias_widgets.models.language_models.loading import load_likelihood_model
 
     try:
         return load_likelihood_model(DEMO, token_budget=token_budget, device=device, progress=False)
@@ -48,7 +48,7 @@ def load_scorer(token_budget: int, device: str | None) -> Any:
     from transformers import AutoTokenizer, BertForMaskedLM
     from transformers.utils import logging as hf_logging
 
-    from embias_widgets.models.masked_lm import MaskedLMScorer
+    from embias_widgets.models.language_models.masked_lm import MaskedLMScorer
 
     hf_logging.set_verbosity_error()  # the MLM head is new: say so once, below
     torch.manual_seed(0)
@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
-    from embias_widgets.models.masked_lm import DEFAULT_TOKEN_BUDGET
+    from embias_widgets.models.language_models.masked_lm import DEFAULT_TOKEN_BUDGET
 
     budget = args.token_budget or DEFAULT_TOKEN_BUDGET
     if args.memory_child:

@@ -32,7 +32,7 @@ def main() -> None:
     from embias_widgets.analysis.batch import paper_test_names, run_suite
     from embias_widgets.analysis.sentence_association import SentenceAssociationTest
     from embias_widgets.models import load_model
-    from embias_widgets.models.sentence import clear_encoding_cache
+    from embias_widgets.models.sentence_encoders.encoders import clear_encoding_cache
 
     print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, "
           f"cuda {torch.cuda.is_available()}")

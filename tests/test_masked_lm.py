@@ -15,10 +15,10 @@ import transformers
 from _tiny_lm import build_tiny_mlm, one_thread
 
 from embias_widgets.metrics import attention_received
-from embias_widgets.models.causal_lm import CausalLMScorer
-from embias_widgets.models.likelihood_models import load_likelihood_model
-from embias_widgets.models.lm_scoring import HeadSplit, pack_by_length, shared_positions
-from embias_widgets.models.masked_lm import MaskedLMScorer
+from embias_widgets.models.language_models.causal_lm import CausalLMScorer
+from embias_widgets.models.language_models.loading import load_likelihood_model
+from embias_widgets.models.language_models.masked_lm import MaskedLMScorer
+from embias_widgets.models.language_models.scoring import HeadSplit, pack_by_length, shared_positions
 
 SENTENCES = [
     "She is a nurse.",
@@ -278,7 +278,8 @@ def test_causal_log_likelihood_matches_one_explicit_pass(tokenizer) -> None:
 def test_a_registered_name_loads_through_the_registry(tiny_mlm, tokenizer, monkeypatch) -> None:
     from embias_widgets.models import registry
 
-    monkeypatch.setitem(registry._LOADERS, "tiny-demo-mlm", (lambda: (tiny_mlm, tokenizer), "a DEMO tiny MLM"))
+    monkeypatch.setitem(registry._USER_MODELS, "tiny-demo-mlm",
+                        registry.RegisteredModel(lambda: (tiny_mlm, tokenizer), "a DEMO tiny MLM", "language-model"))
     scorer = load_likelihood_model("tiny-demo-mlm", device="cpu", progress=False, token_budget=64)
     assert isinstance(scorer, MaskedLMScorer)
     assert scorer.name == "tiny-demo-mlm"

@@ -16,7 +16,7 @@ from embias_widgets.analysis.relation import (
     weat_before_after,
 )
 from embias_widgets.models import StaticVectors
-from embias_widgets.models.debias import project_out_random, project_out_subspace
+from embias_widgets.models.static_vectors.debias import project_out_random, project_out_subspace
 from embias_widgets.stimuli.projection_stimuli import (
     BOLUKBASI_DEFINITIONAL_PAIRS,
     ETHAYARAJH_TABLE1,

@@ -14,7 +14,7 @@ from embias_widgets.analysis.batch import paper_test_names, run_suite
 from embias_widgets.analysis.sentence_association import SentenceAssociationTest
 from embias_widgets.cli import main
 from embias_widgets.models import load_model
-from embias_widgets.models.sentence import CBoWEncoder
+from embias_widgets.models.sentence_encoders.encoders import CBoWEncoder
 from embias_widgets.stimuli import SET_KEYS
 from embias_widgets.stimuli.sentence_tests import load_sentence_test
 

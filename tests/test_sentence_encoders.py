@@ -14,7 +14,7 @@ import torch
 
 from embias_widgets import EmbiasWarning
 from embias_widgets.models import load_model
-from embias_widgets.models.sentence import (
+from embias_widgets.models.sentence_encoders.encoders import (
     CBoWEncoder,
     TransformerSentenceEncoder,
     tokenize_words,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from embias_widgets.models import StaticVectors, load_model
-from embias_widgets.models.vector_files import write_word2vec_binary, write_word2vec_text
+from embias_widgets.models.static_vectors.files import write_word2vec_binary, write_word2vec_text
 
 WORDS = ["black", "woman", "Paris", "paris", "flower"]
 VECS = np.arange(20, dtype=np.float32).reshape(5, 4) + 1

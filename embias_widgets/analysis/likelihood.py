@@ -23,8 +23,8 @@ from ..metrics.likelihood import (
     pair_bias_score,
     stereoset_from_comparisons,
 )
-from ..models.likelihood_models import load_likelihood_model
-from ..models.lm_scoring import METRIC_LABELS, PairScores
+from ..models.language_models.loading import load_likelihood_model
+from ..models.language_models.scoring import METRIC_LABELS, PairScores
 from ..stimuli.pairs import SentencePair
 
 DEMO_NOTE = (
@@ -253,7 +253,7 @@ class PairedLikelihood:
         Round sentence scores before comparing (CrowS-Pairs' ``metric.py``
         rounds to 3); default: compare exactly.
     model_options
-        Passed to :func:`~embias_widgets.models.likelihood_models.load_likelihood_model`
+        Passed to :func:`~embias_widgets.models.language_models.loading.load_likelihood_model`
         (``device``, ``token_budget``, ``progress``, ...).
     """
 

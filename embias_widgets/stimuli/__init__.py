@@ -10,10 +10,10 @@ from .association_tests import (
     load_bundled_test,
     parse_test_text,
     read_test_file,
-    resolve_test,
     spec_from_json,
     write_test_file,
 )
+from .catalog import resolve_test
 from .pairs import (
     CROWS_PAIRS_URL,
     PairFileError,

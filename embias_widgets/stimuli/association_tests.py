@@ -160,19 +160,3 @@ def load_bundled_test(name: str) -> AssociationTestSpec:
     if name not in tests:
         raise KeyError(f"unknown test {name!r}: bundled tests are {', '.join(tests)}")
     return spec_from_json(tests[name], name=name, source=f"bundled test {name}")
-
-
-def resolve_test(name_or_path: str | Path) -> AssociationTestSpec:
-    """A bundled test name, or a path to a sent-bias test file."""
-    from .sentence_tests import is_sentence_test, load_sentence_test  # imports this module
-
-    text = str(name_or_path)
-    if text in _bundled():
-        return load_bundled_test(text)
-    if is_sentence_test(text):  # fixed sentences; SentenceAssociationTest keeps them editable as words
-        return load_sentence_test(text).sentence_spec()
-    path = Path(text).expanduser()
-    if path.exists() or text.endswith((".jsonl", ".json")):
-        return read_test_file(path)
-    raise KeyError(f"unknown test {text!r}: give a file path or one of {', '.join(_bundled())} "
-                   "(sentence tests: sent-weat1, ..., see stimuli.sentence_test_names())")

@@ -20,7 +20,7 @@ import traitlets
 
 from ..analysis.likelihood import DEMO_NOTE, PairedLikelihood, PairedLikelihoodResult, PairRow
 from ..metrics.likelihood import CONVENTION_LABELS, CONVENTIONS, pair_bias_score
-from ..models.lm_scoring import METRIC_LABELS, TokenScores
+from ..models.language_models.scoring import METRIC_LABELS, TokenScores
 from ..stimuli.pairs import SentencePair
 
 STATIC = Path(__file__).parent.parent / "static"

@@ -22,7 +22,7 @@ def _write_notebook(root, model_dir) -> str:
         nbformat.v4.new_code_cell(
             "import json, os\n"
             "os.environ['HF_HUB_OFFLINE'] = '1'\n"
-            "from embias_widgets.models.likelihood_models import load_likelihood_model\n"
+            "from embias_widgets.models.language_models.loading import load_likelihood_model\n"
             "from embias_widgets.widgets import PairedLikelihoodTable\n"
             f"scorer = load_likelihood_model({str(model_dir)!r}, device='cpu', progress=False)\n"
             "table = PairedLikelihoodTable([('She is a nurse.', 'He is a nurse.', 'gender')], model=scorer)\n"

@@ -13,7 +13,7 @@ For a sentence of tokens w_1..w_n (special tokens excluded):
   receives (mean over layers, heads and query positions).
 
 Masked copies of all sentences are packed into batches of equal length under
-a token budget (:func:`~embias_widgets.models.lm_scoring.pack_by_length`), so
+a token budget (:func:`~embias_widgets.models.language_models.scoring.pack_by_length`), so
 memory is bounded for long sentences, short sentences share batches, and no
 padding enters any row: results do not depend on the batch size. Only the
 masked position of each copy goes through the prediction head. Every
@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics.likelihood import aul_score, aula_score, pll_score
-from .lm_scoring import (
+from ...metrics.likelihood import aul_score, aula_score, pll_score
+from .scoring import (
     MASKED_METRICS,
     HeadSplit,
     PairScores,

@@ -10,8 +10,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from .vectors import StaticVectors
 
 
 def _is_header(line: str) -> bool:
@@ -96,3 +99,13 @@ def write_word2vec_binary(path: str | Path, words: list[str], vectors: np.ndarra
         fh.write(f"{len(words)} {vectors.shape[1]}\n".encode())
         for w, v in zip(words, vectors, strict=True):
             fh.write(w.encode("utf-8") + b" " + np.asarray(v, dtype="<f4").tobytes() + b"\n")
+
+
+def load_vector_file(path: str | Path, **options: Any) -> StaticVectors:
+    """word2vec binary (``.bin``), word2vec text or GloVe text (header detected)."""
+    path = Path(path)
+    if path.suffix == ".bin":
+        words, vectors = read_word2vec_binary(path)
+    else:
+        words, vectors = read_text_vectors(path)
+    return StaticVectors(words, vectors, name=str(path), **options)

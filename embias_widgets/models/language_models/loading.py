@@ -1,8 +1,8 @@
 """Load a likelihood scorer (masked or causal LM) from a name, a path or objects.
 
 ``load_likelihood_model("bert-base-uncased")`` gives a
-:class:`~embias_widgets.models.masked_lm.MaskedLMScorer`; ``"gpt2"`` a
-:class:`~embias_widgets.models.causal_lm.CausalLMScorer` (the kind is read
+:class:`~embias_widgets.models.language_models.masked_lm.MaskedLMScorer`; ``"gpt2"`` a
+:class:`~embias_widgets.models.language_models.causal_lm.CausalLMScorer` (the kind is read
 from the model's config); a name registered in the model registry (such as
 the offline demo MLM) is loaded through the registry.
 """
@@ -16,16 +16,6 @@ from .masked_lm import MaskedLMScorer
 
 KINDS = ("auto", "masked", "causal")
 LikelihoodScorer = MaskedLMScorer | CausalLMScorer
-
-
-def _import_demo_models() -> None:
-    """Modules that register named language models (the offline demo MLM) register on import."""
-    import importlib
-    import importlib.util
-
-    name = f"{__package__}.demo_mlm"
-    if importlib.util.find_spec(name) is not None:
-        importlib.import_module(name)
 
 
 def is_scorer(obj: Any) -> bool:
@@ -73,12 +63,12 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
         raise ValueError(f"`kind` must be one of {KINDS}, got {kind!r}")
     if not isinstance(model, str):
         return _wrap(model, getattr(model, "name", type(model).__name__), options)
-    from .registry import _LOADERS, available_models
+    from ..registry import available_models, resolve_loader
 
-    _import_demo_models()
-    if model in _LOADERS:
+    loader = resolve_loader(model)
+    if loader is not None:
         description = available_models()[model]
-        scorer = _wrap(_LOADERS[model][0](), model, options)
+        scorer = _wrap(loader(), model, options)
         scorer.description = scorer.description or description
         return scorer
     try:

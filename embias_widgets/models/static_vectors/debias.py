@@ -14,8 +14,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..metrics.projection import RelationVector, Subspace, project_out, random_subspace
-from .static import StaticVectors
+from ...metrics.projection import RelationVector, Subspace, project_out, random_subspace
+from .vectors import StaticVectors
 
 
 def _check_static(model: object) -> StaticVectors:

@@ -7,6 +7,6 @@ from typing import Any
 
 def load_hub_model(name: str, **options: Any) -> Any:
     """Load a transformer model directory or hub name as a sentence encoder."""
-    from .sentence import TransformerSentenceEncoder
+    from .encoders import TransformerSentenceEncoder
 
     return TransformerSentenceEncoder.from_pretrained(name, **options)

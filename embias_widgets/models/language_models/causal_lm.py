@@ -1,6 +1,6 @@
 """Sentence log-likelihoods from causal language models (``AutoModelForCausalLM``).
 
-The same interface as :class:`~embias_widgets.models.masked_lm.MaskedLMScorer`,
+The same interface as :class:`~embias_widgets.models.language_models.masked_lm.MaskedLMScorer`,
 for auditing GPT-style models with the same pairs. For tokens w_1..w_n:
 
 - ``"pll"``: the true log-likelihood ``sum_i log P(w_i | w_<i)`` (a begin-of-
@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics.likelihood import aul_score, pll_score
-from .lm_scoring import (
+from ...metrics.likelihood import aul_score, pll_score
+from .scoring import (
     HeadSplit,
     PairScores,
     ScorerBase,
@@ -41,7 +41,7 @@ CAUSAL_METRICS = ("cps", "pll", "aul")
 class CausalLMScorer(ScorerBase):
     """Per-token log P(w_i | w_<i) and sentence scores from a causal LM.
 
-    Parameters are those of :class:`~embias_widgets.models.masked_lm.MaskedLMScorer`
+    Parameters are those of :class:`~embias_widgets.models.language_models.masked_lm.MaskedLMScorer`
     (``lowercase`` defaults to False: causal tokenizers are cased).
     """
 
