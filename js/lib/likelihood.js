@@ -2,13 +2,9 @@
 // small pure functions (unit-tested with node's test runner). The shade of a
 // token is computed in Python; here it only becomes a colour.
 import { h } from "./dom.js";
+import { heatColor } from "./palette.js";
 
-/** Colour for a shade in [0, 1]: 0 (log P = 0) pale, 1 (least likely) deep red. */
-export function heatColor(shade) {
-  const t = Math.max(0, Math.min(1, Number(shade) || 0));
-  const lightness = Math.round(97 - 47 * t);
-  return `hsl(8, 80%, ${lightness}%)`;
-}
+export { heatColor };
 
 /** A copy of `pairs` with pair `index` replaced by `record` (trimmed). */
 export function replacePair(pairs, index, record) {

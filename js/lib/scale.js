@@ -1,4 +1,10 @@
-// Linear scales for SVG drawing (geometry only: no statistic is computed here).
+// Scales, ticks and clipping for SVG drawing (geometry only: no statistic is
+// computed here; every value drawn comes from Python). Shared by every widget.
+//
+//   linear([d0, d1], [r0, r1])  -> clamped map
+//   signedBar(scale, v)         -> {x, width} of a bar from 0 to v
+//   niceDomain(values, {minSpan}) -> {domain: [lo, hi], ticks} with steps 1, 2, 5 x 10^k, containing 0
+//   clipped(value, domain)      -> "low" | "high" | null: whether a value lies outside the drawn axis
 
 /** Map [d0, d1] to [r0, r1], clamped to the range. */
 export function linear([d0, d1], [r0, r1]) {
@@ -14,4 +20,45 @@ export function signedBar(scale, value) {
   const zero = scale(0);
   const end = scale(value);
   return { x: Math.min(zero, end), width: Math.abs(end - zero) };
+}
+
+/** A domain containing 0 and every value, rounded out to ticks of step 1, 2 or 5 x 10^k. */
+export function niceDomain(values, { nTicks = 5, minSpan = 0 } = {}) {
+  const finite = values.map(Number).filter((v) => Number.isFinite(v));
+  let lo = Math.min(0, ...finite);
+  let hi = Math.max(0, ...finite);
+  if (minSpan > 0 && hi - lo < minSpan) {
+    lo = Math.min(lo, -minSpan / 2);
+    hi = Math.max(hi, minSpan / 2);
+  }
+  if (hi - lo < 1e-12) {
+    lo = -1;
+    hi = 1;
+  }
+  const raw = (hi - lo) / Math.max(1, nTicks - 1);
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= raw);
+  const decimals = Math.max(0, -Math.floor(Math.log10(step)) + 1);
+  const at = (k) => Number((k * step).toFixed(decimals));
+  const k0 = Math.floor(lo / step + 1e-9);
+  const k1 = Math.ceil(hi / step - 1e-9);
+  const ticks = [];
+  for (let k = k0; k <= k1; k++) ticks.push(at(k) === 0 ? 0 : at(k));
+  lo = at(k0);
+  hi = at(k1);
+  return { domain: [lo, hi], ticks };
+}
+
+/** "low" or "high" when `value` lies outside [lo, hi] (it is drawn clipped at that end), else null. */
+export function clipped(value, [lo, hi]) {
+  if (value === null || value === undefined || Number.isNaN(value)) return null;
+  if (value < lo) return "low";
+  if (value > hi) return "high";
+  return null;
+}
+
+/** Tick label: at most 3 decimals, no trailing zeros, a real minus sign. */
+export function tickLabel(value) {
+  const text = String(Number(Number(value).toFixed(3)));
+  return text.startsWith("-") ? `\u2212${text.slice(1)}` : text;
 }

@@ -1,13 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatDifference, heatColor, replacePair, tokenTitle } from "../lib/likelihood.js";
-
-test("heatColor goes from pale to deep and clamps", () => {
-  assert.equal(heatColor(0), "hsl(8, 80%, 97%)");
-  assert.equal(heatColor(1), "hsl(8, 80%, 50%)");
-  assert.equal(heatColor(5), heatColor(1));
-  assert.equal(heatColor(null), heatColor(0));
-});
+import { formatDifference, replacePair, tokenTitle } from "../lib/likelihood.js";
 
 test("replacePair replaces one pair, trimmed, and leaves the others", () => {
   const pairs = [

@@ -1,0 +1,89 @@
+// Inline help texts with their sources, shared by every widget's "?" button
+// (lib/ui.js helpButton). Add entries here for new widgets (e.g. NLI or sense
+// measures) so the same term is explained the same way everywhere.
+//
+//   helpPanel(["d", "p", "alpha"]) -> <div class="embias-help"> with one entry per key
+//   an entry may also be given inline: {term: "...", text: "...", cite: "..."}
+import { h } from "./dom.js";
+
+const CALISKAN = "Caliskan, Bryson & Narayanan (2017), Science 356:183-186";
+const MAY = "May et al. (2019), On Measuring Social Biases in Sentence Encoders, NAACL";
+const ETHAYARAJH = "Ethayarajh, Duvenaud & Hirst (2019), Understanding Undesirable Word Embedding Associations, ACL";
+const NANGIA = "Nangia et al. (2020), CrowS-Pairs, EMNLP";
+const KANEKO = "Kaneko & Bollegala (2022), Unmasking the Mask: Evaluating Social Biases in Masked Language Models, AAAI";
+const SALAZAR = "Salazar et al. (2020), Masked Language Model Scoring, ACL";
+
+export const HELP = {
+  sw: {
+    term: "s(w, A, B)",
+    text: "How much closer word w is to the attribute words A than to B: mean cosine of w with the words of A minus mean cosine with the words of B. One bar per target word; hover a bar for its two cosine means.",
+    cite: CALISKAN,
+  },
+  d: {
+    term: "effect size d",
+    text: "Mean s(w) over target set X minus mean over Y, divided by the standard deviation of s(w) over all target words (a Cohen's d). Positive: X is closer to A (and Y to B). |d| is at most 2; 0.2 / 0.5 / 0.8 are often read as small / medium / large.",
+    cite: CALISKAN,
+  },
+  p: {
+    term: "p-value",
+    text: "How often a random re-split of the target words into two sets of the same sizes gives a test statistic at least as large as the observed one (one-sided permutation test; exact when all splits can be enumerated, otherwise sampled).",
+    cite: `${CALISKAN}; ${MAY}`,
+  },
+  significance: {
+    term: "* and alpha",
+    text: "The star marks p < alpha, the significance level shown beside it (0.05 unless you chose another). One test at that level; with many tests, correct for multiple testing (the batch command reports Holm-adjusted p).",
+    cite: CALISKAN,
+  },
+  small_sets: {
+    term: "tiny sets",
+    text: "With one word per target set |d| is fixed (2, or the square root of 2 with the sample standard deviation), whatever the words: effect sizes from tiny sets say nothing.",
+    cite: ETHAYARAJH,
+  },
+  ripa: {
+    term: "RIPA",
+    text: "Relational inner product association: RIPA(w) = <w, b>, where b is the unit relation vector from the ordered pairs (first word minus second, their first principal direction). Positive: w leans to the first words of the pairs. The pairs' own words are drawn in the top rows.",
+    cite: ETHAYARAJH,
+  },
+  cps: {
+    term: "CPS",
+    text: "CrowS-Pairs score of a sentence: the sum of log P of the words the two sentences share, each masked in turn, given the rest (the words that differ stay visible). The pair's bias score is the % of pairs whose stereotypical sentence scores higher (50 = unbiased).",
+    cite: NANGIA,
+  },
+  pll: {
+    term: "PLL",
+    text: "Pseudo-log-likelihood: the sum of log P of every token, each masked in turn.",
+    cite: SALAZAR,
+  },
+  aul: {
+    term: "AUL / AULA",
+    text: "All unmasked likelihood: the mean log P of every token with nothing masked (AULA weights each token by the attention it receives).",
+    cite: KANEKO,
+  },
+  more_likely: {
+    term: "higher is more likely",
+    text: "Scores are log-probabilities: closer to 0 means the model finds the sentence more likely. 'preferred' marks the sentence the model scores higher; token shades are darker for less likely tokens.",
+    cite: NANGIA,
+  },
+  minimal_edit: {
+    term: "minimal edit",
+    text: "Pair scores compare two sentences that differ only in the words naming the group (a minimal edit). A warning marks pairs that differ in more places: their score difference mixes in other changes.",
+    cite: NANGIA,
+  },
+};
+
+/** The help panel for `keys` (names in HELP or inline {term, text, cite} entries). */
+export function helpPanel(keys) {
+  const entries = keys.map((k) => (typeof k === "string" ? HELP[k] : k)).filter(Boolean);
+  return h(
+    "div",
+    { className: "embias-help", attrs: { role: "note" } },
+    h(
+      "dl",
+      {},
+      ...entries.flatMap((e) => [
+        h("dt", { text: e.term }),
+        h("dd", {}, h("span", { text: e.text }), e.cite ? h("cite", { text: ` (${e.cite})` }) : null),
+      ]),
+    ),
+  );
+}
