@@ -4,6 +4,7 @@
 import "./effect_size_bars.css";
 import { h, listen, s, signed } from "./lib/dom.js";
 import { linear, signedBar } from "./lib/scale.js";
+import { mountRoot } from "./lib/ui.js";
 
 const WIDTH = 460;
 const AXIS = [-2, 2];
@@ -59,7 +60,7 @@ function drawWords(svg, rows) {
 }
 
 function render({ model, el }) {
-  el.classList.add("embias-effect-size-bars");
+  mountRoot(el, "embias-effect-size-bars");
   const title = h("div", { className: "esb-title" });
   const effectSvg = s("svg", { width: WIDTH, height: 56, class: "esb-effect" });
   const value = h("div", { className: "esb-value" });

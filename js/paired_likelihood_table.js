@@ -6,6 +6,7 @@
 import "./paired_likelihood_table.css";
 import { h, listen, s } from "./lib/dom.js";
 import { linear } from "./lib/scale.js";
+import { mountRoot } from "./lib/ui.js";
 import { formatDifference, heatColor, replacePair, sentenceWithTokens } from "./lib/likelihood.js";
 
 const BAR_WIDTH = 420;
@@ -85,7 +86,7 @@ function editorRow(record, onSave, onCancel) {
 }
 
 function render({ model, el }) {
-  el.classList.add("embias-paired-likelihood-table");
+  mountRoot(el, "embias-paired-likelihood-table");
   let editing = -1;
 
   const title = h("div", { className: "plt-title" });

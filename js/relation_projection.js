@@ -5,6 +5,7 @@
 import "./relation_projection.css";
 import { h, listen, s, signed, splitItems } from "./lib/dom.js";
 import { linear } from "./lib/scale.js";
+import { mountRoot } from "./lib/ui.js";
 
 const WIDTH = 640;
 const MARGIN = { left: 130, right: 24, top: 26, bottom: 34 };
@@ -229,7 +230,7 @@ function colorMap(model) {
 }
 
 function render({ model, el }) {
-  el.classList.add("embias-relation-projection");
+  mountRoot(el, "embias-relation-projection");
   const pairs = pairsEditor(model);
   const groups = groupsEditor(model);
   const summary = h("div", { className: "erp-summary" });

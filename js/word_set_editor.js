@@ -3,6 +3,7 @@
 // only edits it. OOV flags, notes and errors come from Python.
 import "./word_set_editor.css";
 import { h, listen, splitItems } from "./lib/dom.js";
+import { mountRoot } from "./lib/ui.js";
 
 const ROLES = { targ1: "Target X", targ2: "Target Y", attr1: "Attribute A", attr2: "Attribute B" };
 
@@ -122,7 +123,7 @@ function column(model, key) {
 }
 
 function render({ model, el }) {
-  el.classList.add("embias-word-set-editor");
+  mountRoot(el, "embias-word-set-editor");
   const columns = Object.keys(ROLES).map((key) => column(model, key));
   const notes = h("ul", { className: "ewe-notes" });
   const error = h("div", { className: "ewe-error", attrs: { role: "alert" } });

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..metrics import AssociationResult, BootstrapInterval, effect_size_interval, weat
 from ..models import OutOfVocabulary, load_model
+from ..palette import altair_scale, set_colors
 from ..stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items, resolve_test
 
 SET_ROLES = {"targ1": "X", "targ2": "Y", "attr1": "A", "attr2": "B"}
@@ -114,7 +115,7 @@ class AssociationTestResult:
             .encode(
                 x=alt.X("association:Q", title=f"s(w) = mean cos(w, {a}) - mean cos(w, {b})"),
                 y=alt.Y("word:N", sort=None, title=None),
-                color=alt.Color("category:N", title="target set"),
+                color=alt.Color("category:N", title="target set", scale=altair_scale(set_colors(self.categories))),
                 tooltip=["word", "category", alt.Tooltip("association:Q", format="+.4f")],
             )
         )

@@ -25,6 +25,7 @@ from ..metrics.likelihood import (
 )
 from ..models.language_models.loading import load_likelihood_model
 from ..models.language_models.scoring import METRIC_LABELS, PairScores
+from ..palette import LIKELIHOOD_COLORS
 from ..stimuli.pairs import SentencePair
 
 DEMO_NOTE = (
@@ -224,7 +225,11 @@ class PairedLikelihoodResult:
                     scale=alt.Scale(domain=[reference - 50, reference + 50]),
                 ),
                 y=alt.Y("group:N", sort=None, title=None),
-                color=alt.condition(alt.datum.score > reference, alt.value("#c0392b"), alt.value("#2e86c1")),
+                color=alt.condition(
+                    alt.datum.score > reference,
+                    alt.value(LIKELIHOOD_COLORS["stereo"]),
+                    alt.value(LIKELIHOOD_COLORS["anti"]),
+                ),
                 tooltip=["group", alt.Tooltip("score:Q", format=".2f"), "n"],
             )
         )

@@ -35,6 +35,7 @@ from ..metrics.projection import (
 )
 from ..models import OutOfVocabulary, StaticVectors, load_model
 from ..models.static_vectors.debias import project_out_random, project_out_subspace
+from ..palette import altair_scale, group_colors
 from ..stimuli.projection_stimuli import ETHAYARAJH_TABLE1, ContrivedAttributeRow
 from .association import AssociationTest
 
@@ -192,7 +193,7 @@ class RelationProjectionResult:
         points = base.mark_circle(size=70).encode(
             x=alt.X("ripa:Q", title=self.axis_label),
             y=y,
-            color=alt.Color("group:N", title="group", sort=None),
+            color=alt.Color("group:N", title="group", sort=None, scale=altair_scale(group_colors(data["group"]))),
             tooltip=["word", "group", alt.Tooltip("ripa:Q", format="+.3f")],
         )
         labels = base.mark_text(align="left", dx=5, dy=-7, fontSize=10, angle=330).encode(
