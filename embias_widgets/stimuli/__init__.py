@@ -25,6 +25,7 @@ from .pairs import (
     read_stereoset,
     sssb_pairs,
 )
+from .wordnet import Sense, UnknownSenseError, WordNet, WordNetNotFoundError, load_wordnet
 
 __all__ = [
     "CROWS_PAIRS_URL",
@@ -32,12 +33,17 @@ __all__ = [
     "AssociationTestSpec",
     "PairFileError",
     "SSSBSentence",
+    "Sense",
     "SentencePair",
     "TestFileError",
+    "UnknownSenseError",
+    "WordNet",
+    "WordNetNotFoundError",
     "WordSet",
     "bundled_test_names",
     "clean_items",
     "load_bundled_test",
+    "load_wordnet",
     "parse_test_text",
     "read_crows_pairs",
     "read_pairs",
