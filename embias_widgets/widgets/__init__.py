@@ -4,12 +4,14 @@ from .effect_size_bars import EffectSizeBars
 from .explorer import WeatExplorer
 from .likelihood_table import PairedLikelihoodTable
 from .relation import RelationProjectionWidget
+from .sense_selector import SenseSelector
 from .word_set_editor import WordSetEditor
 
 __all__ = [
     "EffectSizeBars",
     "PairedLikelihoodTable",
     "RelationProjectionWidget",
+    "SenseSelector",
     "WeatExplorer",
     "WordSetEditor",
 ]
