@@ -103,7 +103,7 @@ def test_key_of_another_wordnet_version_is_refused_with_the_lemmas_keys(selector
 
 def test_lemma_items_only_when_allowed(wordnet):
     strict = SenseSelector(wordnet=wordnet)
-    with pytest.raises(UnknownSenseError, match="not a WordNet 3.0 sense key") as info:
+    with pytest.raises(UnknownSenseError, match=r"not a WordNet 3\.0 sense key") as info:
         strict.selected = ["nurse"]
     assert "nurse%2:29:00::" in info.value.suggestions
     loose = SenseSelector(["nurse", "black%1:18:00::"], allow_lemmas=True, wordnet=wordnet)
