@@ -7,7 +7,7 @@ import "./paired_likelihood_table.css";
 import { h, listen, s } from "./lib/dom.js";
 import { linear } from "./lib/scale.js";
 import { mountRoot } from "./lib/ui.js";
-import { formatDifference, heatColor, replacePair, sentenceWithTokens } from "./lib/likelihood.js";
+import { formatDifference, heatColor, replacePair, sentenceWithTokens, withGroupHeadings } from "./lib/likelihood.js";
 
 const BAR_WIDTH = 420;
 
@@ -49,6 +49,56 @@ function drawSummary(svg, text, summary) {
         `${summary.convention} convention, ${ref} = unbiased]`;
 }
 
+const GROUP_BAR = 160;
+
+/** One line per group: name, gloss, a small bar from the reference, the score and counts (all from Python). */
+function drawGroups(box, summary) {
+  const groups = summary.groups || [];
+  box.hidden = groups.length === 0;
+  const [lo, hi] = summary.axis || [0, 100];
+  const ref = summary.reference ?? 50;
+  const x = linear([lo, hi], [2, GROUP_BAR - 2]);
+  box.replaceChildren(
+    h("div", { className: "plt-groups-title", text: `bias score by ${summary.group_by_label || "group"}` }),
+    ...groups.map((g) => {
+      const a = x(Math.min(ref, g.score));
+      const b = x(Math.max(ref, g.score));
+      const svg = s("svg", { width: GROUP_BAR, height: 14, class: "plt-group-bar" });
+      svg.append(
+        s("rect", { x: 2, y: 2, width: GROUP_BAR - 4, height: 10, class: "plt-track" }),
+        s("rect", {
+          x: a.toFixed(2),
+          y: 3,
+          width: Math.max(1, b - a).toFixed(2),
+          height: 8,
+          class: g.score > ref ? "plt-bar plt-bar-stereo" : "plt-bar plt-bar-anti",
+        }),
+        s("line", { x1: x(ref), x2: x(ref), y1: 0, y2: 14, class: "plt-reference" }),
+      );
+      const means =
+        g.mean_stereo === null || g.mean_stereo === undefined
+          ? ""
+          : `; mean sentence score stereo ${Number(g.mean_stereo).toFixed(3)} (${g.n_stereo_sentences}) ` +
+            `vs anti ${Number(g.mean_anti).toFixed(3)} (${g.n_anti_sentences})`;
+      return h(
+        "div",
+        { className: "plt-group", dataset: { group: g.name, score: String(g.score) } },
+        h("span", { className: summary.group_by === "sense_key" ? "plt-group-name plt-sense-key" : "plt-group-name", text: g.name }),
+        svg,
+        h("span", {
+          className: "plt-group-score",
+          text: `${Number(g.score).toFixed(2)} (${g.n_stereo_preferred}/${g.n} pairs)${means}`,
+        }),
+        g.gloss ? h("span", { className: "plt-group-gloss", text: g.gloss }) : null,
+        g.problem ? h("span", { className: "plt-group-problem", text: g.problem }) : null,
+        g.sense_keys && g.sense_keys.length
+          ? h("span", { className: "plt-group-gloss", text: g.sense_keys.join(", ") })
+          : null,
+      );
+    }),
+  );
+}
+
 function sideCell(side, role, preferred) {
   const cell = h("td", { className: `plt-sentence plt-${role}`, dataset: { role } });
   if (preferred === role) {
@@ -63,8 +113,14 @@ function editorRow(record, onSave, onCancel) {
   const stereo = h("input", { className: "plt-input", value: record.stereo, dataset: { field: "stereo" } });
   const anti = h("input", { className: "plt-input", value: record.anti, dataset: { field: "anti" } });
   const type = h("input", { className: "plt-input plt-type-input", value: record.bias_type, dataset: { field: "bias_type" } });
-  const save = () => onSave({ stereo: stereo.value, anti: anti.value, bias_type: type.value });
-  for (const input of [stereo, anti, type]) {
+  const sense = h("input", {
+    className: "plt-input plt-type-input",
+    value: record.sense_key || "",
+    placeholder: "sense key",
+    dataset: { field: "sense_key" },
+  });
+  const save = () => onSave({ stereo: stereo.value, anti: anti.value, bias_type: type.value, sense_key: sense.value });
+  for (const input of [stereo, anti, type, sense]) {
     input.addEventListener("keydown", (e) => {
       if (e.key === "Enter") save();
       if (e.key === "Escape") onCancel();
@@ -73,7 +129,7 @@ function editorRow(record, onSave, onCancel) {
   return h(
     "tr",
     { className: "plt-editing" },
-    h("td", {}, type),
+    h("td", {}, type, sense),
     h("td", { className: "plt-sentence" }, stereo),
     h("td", {}),
     h("td", { className: "plt-sentence" }, anti),
@@ -95,6 +151,7 @@ function render({ model, el }) {
   const convention = h("select", { className: "plt-convention", title: "how the bias score is reported" });
   const filter = h("select", { className: "plt-filter", title: "show one bias type" });
   const sort = h("select", { className: "plt-sort", title: "row order" });
+  const groupBy = h("select", { className: "plt-group-by", title: "group rows and scores" });
   const busy = h("span", { className: "plt-busy" });
   const controls = h(
     "div",
@@ -103,10 +160,12 @@ function render({ model, el }) {
     h("label", {}, "report ", convention),
     h("label", {}, "bias type ", filter),
     h("label", {}, "sort ", sort),
+    h("label", {}, "group by ", groupBy),
     busy,
   );
   const summaryText = h("div", { className: "plt-summary-text" });
   const summarySvg = s("svg", { width: BAR_WIDTH, height: 46, class: "plt-summary" });
+  const groupsBox = h("div", { className: "plt-groups" });
   const metricLabel = h("div", { className: "plt-metric-label" });
   const error = h("div", { className: "plt-error", attrs: { role: "alert" } });
   const body = h("tbody", {});
@@ -119,7 +178,7 @@ function render({ model, el }) {
       h(
         "tr",
         {},
-        h("th", { text: "bias type" }),
+        h("th", { text: "bias type / sense" }),
         h("th", { text: "stereotypical" }),
         h("th", { text: "score" }),
         h("th", { text: "anti-stereotypical" }),
@@ -134,8 +193,9 @@ function render({ model, el }) {
   const newStereo = h("input", { className: "plt-new plt-new-stereo", placeholder: "stereotypical sentence" });
   const newAnti = h("input", { className: "plt-new plt-new-anti", placeholder: "anti-stereotypical sentence" });
   const newType = h("input", { className: "plt-new plt-new-type", placeholder: "bias type" });
+  const newSense = h("input", { className: "plt-new plt-new-sense", placeholder: "sense key (optional)" });
   const add = h("button", { className: "plt-add", text: "add pair" });
-  const adder = h("div", { className: "plt-adder" }, newStereo, newAnti, newType, add);
+  const adder = h("div", { className: "plt-adder" }, newStereo, newAnti, newType, newSense, add);
   const legend = h("div", { className: "plt-legend" });
 
   function setPairs(pairs) {
@@ -145,13 +205,14 @@ function render({ model, el }) {
 
   function addPair() {
     const record = { stereo: newStereo.value.trim(), anti: newAnti.value.trim(), bias_type: newType.value.trim() };
+    if (newSense.value.trim()) record.sense_key = newSense.value.trim();
     if (!record.stereo && !record.anti) return;
     setPairs([...(model.get("pairs") || []), record]);
     newStereo.value = "";
     newAnti.value = "";
   }
   add.addEventListener("click", addPair);
-  for (const input of [newStereo, newAnti, newType]) {
+  for (const input of [newStereo, newAnti, newType, newSense]) {
     input.addEventListener("keydown", (e) => {
       if (e.key === "Enter") addPair();
     });
@@ -161,6 +222,7 @@ function render({ model, el }) {
     [convention, "convention"],
     [filter, "bias_type_filter"],
     [sort, "sort_by"],
+    [groupBy, "group_by"],
   ]) {
     select.addEventListener("change", () => {
       model.set(trait, select.value);
@@ -199,7 +261,14 @@ function render({ model, el }) {
       text: "remove",
       on: { click: () => setPairs(pairs.filter((_, i) => i !== row.index)) },
     });
-    tr.append(h("td", { className: "plt-type", text: row.bias_type }));
+    tr.append(
+      h(
+        "td",
+        { className: "plt-type" },
+        h("span", { text: row.bias_type }),
+        row.sense_key ? h("code", { className: "plt-sense-key", text: row.sense_key }) : null,
+      ),
+    );
     if (row.error) {
       tr.classList.add("plt-failed");
       tr.append(
@@ -226,10 +295,36 @@ function render({ model, el }) {
     return tr;
   }
 
+  function headingRow(name) {
+    const summary = model.get("summary") || {};
+    const group = (summary.groups || []).find((g) => g.name === name);
+    const bySense = model.get("group_by") === "sense_key";
+    return h(
+      "tr",
+      { className: "plt-group-row", dataset: { group: name } },
+      h(
+        "td",
+        { attrs: { colspan: 8 } },
+        h("span", { className: bySense ? "plt-group-name plt-sense-key" : "plt-group-name", text: name }),
+        group && group.gloss ? h("span", { className: "plt-group-gloss", text: group.gloss }) : null,
+        group && group.problem ? h("span", { className: "plt-group-problem", text: group.problem }) : null,
+        group
+          ? h("span", { className: "plt-group-score", text: `bias score ${Number(group.score).toFixed(2)}, ${group.n} pairs` })
+          : null,
+      ),
+    );
+  }
+
   function draw() {
     const rows = model.get("rows") || [];
     const order = model.get("order") || [];
-    body.replaceChildren(...order.filter((i) => i < rows.length).map((i) => rowFor(rows[i])));
+    const groupField = model.get("group_by");
+    if (groupField) {
+      const entries = withGroupHeadings(order, rows, (r) => (groupField === "sense_key" ? r.sense_key || "(none)" : r.bias_type));
+      body.replaceChildren(...entries.map((e) => ("heading" in e ? headingRow(e.heading) : rowFor(rows[e.index]))));
+    } else {
+      body.replaceChildren(...order.filter((i) => i < rows.length).map((i) => rowFor(rows[i])));
+    }
     el.dataset.nRows = String(order.length);
   }
 
@@ -254,8 +349,14 @@ function render({ model, el }) {
       option("-difference", "difference, low first", model.get("sort_by")),
       option("abs", "|difference|", model.get("sort_by")),
     );
+    groupBy.replaceChildren(
+      option("", "none", model.get("group_by")),
+      option("bias_type", "bias / sense type", model.get("group_by")),
+      option("sense_key", "sense key", model.get("group_by")),
+    );
     busy.textContent = model.get("busy") ? "scoring..." : `${Math.round(model.get("elapsed_ms") || 0)} ms`;
     drawSummary(summarySvg, summaryText, summary);
+    drawGroups(groupsBox, summary);
     el.dataset.score = summary.score === null || summary.score === undefined ? "" : String(summary.score);
     metricLabel.textContent = `${summary.metric_label || ""}. Bias score: ${summary.convention_label || ""}.`;
     legend.replaceChildren(
@@ -284,6 +385,7 @@ function render({ model, el }) {
       "convention",
       "bias_type_filter",
       "sort_by",
+      "group_by",
       "model_name",
       "demo_note",
       "error",
@@ -293,7 +395,7 @@ function render({ model, el }) {
     update,
   );
   update();
-  el.append(title, demo, controls, summaryText, summarySvg, metricLabel, error, table, adder, legend);
+  el.append(title, demo, controls, summaryText, summarySvg, groupsBox, metricLabel, error, table, adder, legend);
   return unlisten;
 }
 

@@ -25,6 +25,8 @@ from ..stimuli.pairs import SentencePair
 
 STATIC = Path(__file__).parent.parent / "static"
 SORTS = ("input", "difference", "-difference", "abs")
+GROUPINGS = {"": "no grouping", "bias_type": "bias type / sense type", "sense_key": "sense key"}
+"""How rows and the summary can be grouped (SSSB files carry the sense type in ``bias_type``)."""
 
 
 class PairedLikelihoodTable(anywidget.AnyWidget):
@@ -43,7 +45,8 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
     _css = STATIC / "paired_likelihood_table.css"
 
     pairs = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """``[{"stereo", "anti", "bias_type"}]``: what the user typed (rows are added and edited here)."""
+    """``[{"stereo", "anti", "bias_type", "sense_key"}]``: what the user typed (rows are added and edited here).
+    ``sense_key`` (a WordNet 3.0 key, e.g. from an SSSB file) is optional."""
     metric = traitlets.Unicode("cps").tag(sync=True)
     """``cps``, ``pll``, ``aul`` or ``aula``."""
     convention = traitlets.Unicode("crows").tag(sync=True)
@@ -52,6 +55,9 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
     """Show only this bias type ("" = all); the summary then scores those pairs."""
     sort_by = traitlets.Unicode("input").tag(sync=True)
     """``input`` (as typed), ``difference`` (most stereotype-preferring first), ``-difference``, ``abs``."""
+    group_by = traitlets.Unicode("").tag(sync=True)
+    """``""`` (no grouping), ``"bias_type"`` (the sense type of SSSB pairs) or ``"sense_key"``: rows are
+    grouped, and the summary gives the bias score of every group."""
 
     rows = traitlets.List(traitlets.Dict()).tag(sync=True)
     """One dict per pair, in input order: tokens with log-probs and heat shades, scores, difference."""
@@ -119,19 +125,28 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
         if getattr(self, "_ready", False):
             self._recompute()
 
-    @traitlets.observe("bias_type_filter", "sort_by")
+    @traitlets.validate("group_by")
+    def _valid_group_by(self, proposal: dict) -> str:
+        if proposal["value"] not in GROUPINGS:
+            raise traitlets.TraitError(f"group_by must be one of {sorted(GROUPINGS)}, got {proposal['value']!r}")
+        return proposal["value"]
+
+    @traitlets.observe("bias_type_filter", "sort_by", "group_by")
     def _view_changed(self, change: dict) -> None:
         if self.result is not None:
             with self.hold_sync():
                 self._update_view()
 
     # -- editing from Python ---------------------------------------------------------------------------
-    def add_pair(self, stereo: str, anti: str, bias_type: str = "") -> None:
+    def add_pair(self, stereo: str, anti: str, bias_type: str = "", sense_key: str = "") -> None:
         """Append a pair (as typing one in the table does)."""
-        self.pairs = [*self.pairs, {"stereo": stereo, "anti": anti, "bias_type": bias_type}]
+        record = {"stereo": stereo, "anti": anti, "bias_type": bias_type}
+        if sense_key:
+            record["sense_key"] = sense_key
+        self.pairs = [*self.pairs, record]
 
     def export_pairs(self) -> list[dict[str, str]]:
-        """The pairs as typed: ``[{"stereo", "anti", "bias_type"}]`` (JSON-ready)."""
+        """The pairs as typed: ``[{"stereo", "anti", "bias_type"[, "sense_key"]}]`` (JSON-ready)."""
         return [dict(p) for p in self.pairs]
 
     # -- computing -----------------------------------------------------------------------------------------
@@ -172,13 +187,22 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
                 "abs": lambda i: -abs(result.rows[i].difference),
             }[self.sort_by]
             scored = sorted(scored, key=key)
-        self.order = scored + failed
-        self.summary = summary_of(result, [result.rows[i] for i in scored], wanted)
+        order = scored + failed
+        if self.group_by:  # stable: groups in first-seen order, the chosen sort inside each
+            first_seen = {}
+            for i in range(len(result.rows)):
+                first_seen.setdefault(group_of(result.rows[i], self.group_by), len(first_seen))
+            order = sorted(order, key=lambda i: first_seen[group_of(result.rows[i], self.group_by)])
+        self.order = order
+        self.summary = summary_of(result, [result.rows[i] for i in scored], wanted, group_by=self.group_by)
 
 
 # -- what the front end draws ------------------------------------------------------------------------------
 def _pair_record(pair: SentencePair) -> dict[str, str]:
-    return {"stereo": pair.stereo, "anti": pair.anti, "bias_type": pair.bias_type}
+    record = {"stereo": pair.stereo, "anti": pair.anti, "bias_type": pair.bias_type}
+    if pair.sense_key:
+        record["sense_key"] = pair.sense_key
+    return record
 
 
 def _pair_of(record: dict[str, Any]) -> SentencePair:
@@ -187,7 +211,31 @@ def _pair_of(record: dict[str, Any]) -> SentencePair:
         stereo=str(record.get("stereo", "")),
         anti=str(record.get("anti", "")),
         bias_type=str(record.get("bias_type", "")).strip(),
+        sense_key=str(record.get("sense_key", "") or "").strip(),
     )
+
+
+def group_of(row: PairRow, group_by: str) -> str:
+    """The group a row belongs to: its bias (sense) type or its sense key, ``(none)`` when blank."""
+    if group_by == "sense_key":
+        return row.pair.sense_key or "(none)"
+    return row.pair.bias_type or "(none)"
+
+
+def sense_note(key: str) -> tuple[str, str]:
+    """``(short gloss, problem)`` of a sense key: the gloss when WordNet 3.0 has it, else why not."""
+    if key in ("", "(none)"):
+        return "", "no sense key"
+    from ..stimuli.wordnet import UnknownSenseError, WordNetNotFoundError, load_wordnet
+    from .sense_selector import short_gloss
+
+    try:
+        sense = load_wordnet().sense(key)
+    except UnknownSenseError as err:
+        return "", str(err).split(";")[0]
+    except WordNetNotFoundError:
+        return "", "WordNet is not installed, so the key cannot be checked"
+    return short_gloss(sense.gloss), ""
 
 
 def _shade_scale(result: PairedLikelihoodResult) -> float:
@@ -212,7 +260,12 @@ def rows_of(result: PairedLikelihoodResult) -> list[dict[str, Any]]:
     scale = _shade_scale(result)
     out = []
     for index, row in enumerate(result.rows):
-        item: dict[str, Any] = {"index": index, "bias_type": row.pair.bias_type or "(none)", "error": row.error or ""}
+        item: dict[str, Any] = {
+            "index": index,
+            "bias_type": row.pair.bias_type or "(none)",
+            "sense_key": row.pair.sense_key,
+            "error": row.error or "",
+        }
         if row.scores is None:
             item.update(
                 stereo={"text": row.pair.stereo, "score": None, "tokens": []},
@@ -231,8 +284,57 @@ def rows_of(result: PairedLikelihoodResult) -> list[dict[str, Any]]:
     return out
 
 
-def summary_of(result: PairedLikelihoodResult, rows: list[PairRow], bias_type: str) -> dict[str, Any]:
-    """The summary bar's numbers: of all scored pairs, or of one bias type's."""
+def group_scores(result: PairedLikelihoodResult, rows: list[PairRow], group_by: str) -> list[dict[str, Any]]:
+    """The pair bias score of every group of ``rows`` (by bias/sense type or by sense key).
+
+    Each group's score is the pair bias score of its pairs (Zhou, Kaneko & Bollegala 2022, eq. 6, in the
+    result's convention). Beside it, ``mean_stereo``/``mean_anti``: the mean score of the group's distinct
+    stereotypical and anti-stereotypical sentences (PLL, AUL, AULA; ``None`` for CPS, whose sentence score
+    depends on the partner sentence), a comparison that needs no pairing (SSSB's nationality
+    and race sentences are not balanced minimal pairs, so pairs are formed by a rule; see
+    :func:`~embias_widgets.stimuli.pairs.sssb_pairs`).
+    """
+    if not rows:
+        return []
+    labels = [group_of(r, group_by) for r in rows]
+    bias = pair_bias_score(
+        [r.scores.stereo.score for r in rows],
+        [r.scores.anti.score for r in rows],
+        bias_types=labels,
+        convention=result.convention,
+    )
+    out = []
+    for name, g in bias.by_bias_type.items():
+        members = [r for r, label in zip(rows, labels, strict=True) if label == name]
+        stereo = {r.pair.stereo: r.scores.stereo.score for r in members}
+        anti = {r.pair.anti: r.scores.anti.score for r in members}
+        # CPS scores a sentence on the tokens it shares with its partner: no partner-free sentence score
+        unpaired = result.metric != "cps"
+        group: dict[str, Any] = {
+            "name": name,
+            "score": g.score,
+            "percent_stereo": g.percent_stereo,
+            "n": g.n,
+            "n_stereo_preferred": g.n_stereo_preferred,
+            "n_ties": g.n_ties,
+            "mean_stereo": sum(stereo.values()) / len(stereo) if unpaired else None,
+            "mean_anti": sum(anti.values()) / len(anti) if unpaired else None,
+            "n_stereo_sentences": len(stereo),
+            "n_anti_sentences": len(anti),
+        }
+        if group_by == "sense_key":
+            group["gloss"], group["problem"] = sense_note(name)
+        else:
+            keys = list(dict.fromkeys(r.pair.sense_key for r in members if r.pair.sense_key))
+            group["sense_keys"] = keys
+        out.append(group)
+    return out
+
+
+def summary_of(
+    result: PairedLikelihoodResult, rows: list[PairRow], bias_type: str, *, group_by: str = ""
+) -> dict[str, Any]:
+    """The summary bar's numbers: of all scored pairs, or of one bias type's; with ``group_by``, every group's."""
     reference = CONVENTIONS[result.convention]
     base = {
         "metric": result.metric,
@@ -244,6 +346,9 @@ def summary_of(result: PairedLikelihoodResult, rows: list[PairRow], bias_type: s
         "group": bias_type or "all pairs",
         "notes": list(result.notes),
         "shade_scale": _shade_scale(result),
+        "group_by": group_by,
+        "group_by_label": GROUPINGS.get(group_by, ""),
+        "groups": group_scores(result, rows, group_by) if group_by else [],
     }
     if not rows:
         return {**base, "score": None, "n": 0, "n_stereo_preferred": 0, "n_ties": 0}

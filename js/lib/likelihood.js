@@ -6,14 +6,30 @@ import { heatColor } from "./palette.js";
 
 export { heatColor };
 
-/** A copy of `pairs` with pair `index` replaced by `record` (trimmed). */
+/** A copy of `pairs` with pair `index` replaced by `record` (trimmed; a blank sense key is left out). */
 export function replacePair(pairs, index, record) {
   const clean = {
     stereo: String(record.stereo ?? "").trim(),
     anti: String(record.anti ?? "").trim(),
     bias_type: String(record.bias_type ?? "").trim(),
   };
+  const senseKey = String(record.sense_key ?? "").trim();
+  if (senseKey) clean.sense_key = senseKey;
   return pairs.map((p, i) => (i === index ? clean : p));
+}
+
+/** Display order with a group heading before the first row of each group (`groupOf(row)` names it). */
+export function withGroupHeadings(order, rows, groupOf) {
+  const out = [];
+  let last = null;
+  for (const i of order) {
+    if (i >= rows.length) continue;
+    const name = groupOf(rows[i]);
+    if (name !== last) out.push({ heading: name });
+    last = name;
+    out.push({ index: i });
+  }
+  return out;
 }
 
 /** Tooltip for one token. */

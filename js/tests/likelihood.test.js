@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { formatDifference, replacePair, tokenTitle } from "../lib/likelihood.js";
+import { formatDifference, replacePair, tokenTitle, withGroupHeadings } from "../lib/likelihood.js";
 
 test("replacePair replaces one pair, trimmed, and leaves the others", () => {
   const pairs = [
@@ -24,4 +24,16 @@ test("formatDifference keeps small differences visible", () => {
   assert.equal(formatDifference(-0.000199), "-0.000199");
   assert.equal(formatDifference(0), "0");
   assert.equal(formatDifference(null), "");
+});
+
+test("replacePair keeps a typed sense key and drops a blank one", () => {
+  const pairs = [{ stereo: "a", anti: "b", bias_type: "x", sense_key: "nurse%1:18:00::" }];
+  assert.equal(replacePair(pairs, 0, { ...pairs[0], sense_key: " nurse%2:29:00:: " })[0].sense_key, "nurse%2:29:00::");
+  assert.equal("sense_key" in replacePair(pairs, 0, { stereo: "a", anti: "b", bias_type: "x", sense_key: " " })[0], false);
+});
+
+test("withGroupHeadings puts one heading before each run of a group", () => {
+  const rows = [{ g: "n" }, { g: "v" }, { g: "n" }];
+  const out = withGroupHeadings([0, 2, 1], rows, (r) => r.g);
+  assert.deepEqual(out, [{ heading: "n" }, { index: 0 }, { index: 2 }, { heading: "v" }, { index: 1 }]);
 });
