@@ -5,6 +5,7 @@
 // and keys are data: they reach the page only through textContent.
 import "./sense_selector.css";
 import { h, listen } from "./lib/dom.js";
+import { errorState, helpButton, mountRoot } from "./lib/ui.js";
 import { debounce, moveActive, optionItems, toggled } from "./lib/senses.js";
 
 const POS_OPTIONS = [
@@ -58,7 +59,7 @@ function optionNode(row, id, isSelected, isActive) {
 }
 
 function render({ model, el }) {
-  el.classList.add("embias-sense-selector");
+  mountRoot(el, "embias-sense-selector");
   const uid = `ess-${++counter}`;
   let active = -1;
   let rows = [];
@@ -86,7 +87,8 @@ function render({ model, el }) {
   );
   const status = h("div", { className: "ess-status", attrs: { "aria-live": "polite" } });
   const list = h("ul", { className: "ess-list", id: `${uid}-list`, attrs: { role: "listbox", "aria-multiselectable": "true" } });
-  const error = h("div", { className: "ess-error", attrs: { role: "alert" } });
+  const errors = errorState(el);
+  const help = helpButton(["sense_key", "lexname"], { title: "What is shown here?" });
   const importBox = h("textarea", { className: "ess-import-text", rows: 3, placeholder: '["nurse%1:18:00::", ...]' });
   const exportBox = h("textarea", { className: "ess-export-text", rows: 3, readOnly: true });
   const io = h(
@@ -233,8 +235,7 @@ function render({ model, el }) {
     label.hidden = !model.get("label");
     if (document.activeElement !== input && input.value !== model.get("query")) input.value = model.get("query");
     pos.value = model.get("pos") || "";
-    error.textContent = model.get("error") || "";
-    error.hidden = !model.get("error");
+    errors.set(model.get("error") || "");
     exportBox.value = model.get("export_text") || "";
     if (model.get("import_text") === "" && document.activeElement !== importBox) importBox.value = "";
     drawChips();
@@ -258,7 +259,16 @@ function render({ model, el }) {
     schedule,
   );
   update();
-  el.append(label, chips, h("div", { className: "ess-input-row" }, input, pos), status, list, error, io);
+  el.append(
+    label,
+    chips,
+    h("div", { className: "ess-input-row" }, input, pos, help.button),
+    help.panel,
+    status,
+    list,
+    errors.node,
+    io,
+  );
   return unlisten;
 }
 

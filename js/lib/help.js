@@ -11,9 +11,36 @@ const MAY = "May et al. (2019), On Measuring Social Biases in Sentence Encoders,
 const ETHAYARAJH = "Ethayarajh, Duvenaud & Hirst (2019), Understanding Undesirable Word Embedding Associations, ACL";
 const NANGIA = "Nangia et al. (2020), CrowS-Pairs, EMNLP";
 const KANEKO = "Kaneko & Bollegala (2022), Unmasking the Mask: Evaluating Social Biases in Masked Language Models, AAAI";
+const ZHOU = "Zhou, Kaneko & Bollegala (2022), Sense Embeddings are also Biased – Evaluating Social Biases in Static and Contextualised Sense Embeddings, ACL";
+const MILLER = "Miller (1995), WordNet: a lexical database for English, CACM; WordNet 3.0 sense keys as used by LMMS and ARES";
 const SALAZAR = "Salazar et al. (2020), Masked Language Model Scoring, ACL";
 
 export const HELP = {
+  sense_key: {
+    term: "sense key",
+    text: "A WordNet 3.0 sense key names one meaning of a lemma: lemma%type:file:id:head:head_id, type 1 noun, 2 verb, 3 adjective, 4 adverb, 5 adjective satellite (nurse%1:18:00:: is the person, nurse%2:29:00:: the verb 'to nurse an illness'). Keys of other WordNet versions differ.",
+    cite: MILLER,
+  },
+  lexname: {
+    term: "lexname",
+    text: "The lexicographer file of a sense: its coarse semantic class (noun.person, verb.body, adj.all, ...). The number after the lemma is the sense's rank among the lemma's senses of that part of speech (1 = most frequent in WordNet's counts).",
+    cite: MILLER,
+  },
+  sense_weat: {
+    term: "sense WEAT",
+    text: "WEAT over sense vectors: every target and attribute is one sense, and a lemma written without a key stands for all of its senses (each comparison takes the most similar pair of senses, the max variant). Same effect size and permutation test as WEAT.",
+    cite: ZHOU,
+  },
+  word_vector: {
+    term: "word-level twin (eq. 7)",
+    text: "The sense-insensitive vector of a lemma is the mean of the vectors of all its senses (Zhou et al., eq. 7). The same test on those vectors shows what a word embedding would report, so a bias that only one sense carries shows up as a gap between the two bars.",
+    cite: ZHOU,
+  },
+  sense_groups: {
+    term: "scores by sense",
+    text: "The pair bias score of the pairs of one sense key or one sense type (Zhou et al., eq. 6). Beside it, the mean score of the group's distinct stereotypical and anti-stereotypical sentences: a comparison that needs no pairing (not defined for CPS, whose sentence score depends on its partner).",
+    cite: ZHOU,
+  },
   sw: {
     term: "s(w, A, B)",
     text: "How much closer word w is to the attribute words A than to B: mean cosine of w with the words of A minus mean cosine with the words of B. One bar per target word; hover a bar for its two cosine means.",
