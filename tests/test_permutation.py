@@ -157,3 +157,63 @@ def test_sampled_subsets_are_uniform_over_all_splits():
     _, counts = np.unique(subset_sums, return_counts=True)
     assert counts.size == 20
     assert stats.chisquare(counts).pvalue > 1e-3
+
+
+def _whole_block_repartition(rng, rows, n, k):
+    # The earlier sampler, kept as the reference its speed-ups must match draw for draw:
+    # numpy's bounded integers, and a whole-block re-partition whenever any row ties.
+    keys = rng.integers(0, 65535, size=(rows, n), dtype=np.uint16, endpoint=True)
+    while True:
+        part = np.partition(keys, k, axis=1)
+        kth = part[:, :k].max(axis=1)
+        tied = np.flatnonzero(kth == part[:, k])
+        if tied.size == 0:
+            return keys <= kth[:, None]
+        keys[tied] = rng.integers(0, 65535, size=(tied.size, n), dtype=np.uint16, endpoint=True)
+
+
+@pytest.mark.parametrize(("rows", "n", "k"), [(3000, 700, 350), (20971, 50, 25), (999, 37, 5), (64, 2, 1)])
+def test_tied_rows_only_redrawn_gives_the_same_draws(rows, n, k):
+    from embias_widgets.metrics.permutation import _random_subset_indicators
+
+    expected = _whole_block_repartition(np.random.default_rng(rows + n), rows, n, k)
+    got = _random_subset_indicators(np.random.default_rng(rows + n), rows, n, k)
+    assert got.dtype == np.float64 and np.array_equal(got, expected)
+    assert (got.sum(axis=1) == k).all()
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32])
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 6, 7, 50 * 20971, 99])
+def test_fast_keys_equal_numpy_integers(dtype, count):
+    from embias_widgets.metrics.permutation import _uniform_keys
+
+    a, b = np.random.default_rng(count), np.random.default_rng(count)
+    high = np.iinfo(dtype).max
+    expected = a.integers(0, high, size=(count, 1), dtype=dtype, endpoint=True)
+    assert np.array_equal(_uniform_keys(b, count, 1, dtype), expected)
+    # The generator is left where numpy leaves it, a buffered half included.
+    assert np.array_equal(
+        b.integers(0, high, size=9, dtype=dtype, endpoint=True), a.integers(0, high, size=9, dtype=dtype, endpoint=True)
+    )
+    # Other bit generators take numpy's own path.
+    c, d = np.random.Generator(np.random.MT19937(3)), np.random.Generator(np.random.MT19937(3))
+    assert np.array_equal(_uniform_keys(c, count, 1, dtype), d.integers(0, high, size=(count, 1), dtype=dtype,
+                                                                         endpoint=True))
+
+
+def test_sampled_p_values_unchanged_for_the_same_seed():
+    # p-values of the sampler as it was before the speed-ups (same seeds, same data), by the
+    # reference above: the draws, hence the null distribution and p, are reproduced exactly.
+    from embias_widgets.metrics.permutation import sampling_block_rows
+
+    for n, seed in ((50, 1), (120, 2)):
+        values = np.random.default_rng(seed).normal(size=n) + np.r_[np.full(n // 2, 0.1), np.zeros(n - n // 2)]
+        res = permutation_test(values, n // 2, n_samples=30_000, method="sampled", rng=seed)
+        children = np.random.default_rng(seed).spawn(-(-29_999 // sampling_block_rows(n)))
+        sizes = [min(sampling_block_rows(n), 29_999 - lo) for lo in range(0, 29_999, sampling_block_rows(n))]
+        blocks = zip(children, sizes, strict=True)
+        sums = np.concatenate([_whole_block_repartition(c, r, n, n // 2) @ values for c, r in blocks])
+        np.testing.assert_array_equal(res.null_distribution, 2.0 * sums - values.sum())
+        observed = 2.0 * values[: n // 2].sum() - values.sum()
+        gamma = abs(observed) * np.finfo(np.float64).eps * 100
+        assert res.pvalue == (1 + np.count_nonzero(2.0 * sums - values.sum() >= observed - gamma)) / 30_000

@@ -107,26 +107,71 @@ def _exact_indicator_batches(n: int, k: int, batch_rows: int) -> Iterator[np.nda
         yield ind
 
 
-def _random_subsets(rng: np.random.Generator, rows: int, n: int, k: int) -> np.ndarray:
-    """``rows`` x ``n`` boolean indicators of uniform random k-subsets of range(n).
+def _uniform_keys(rng: np.random.Generator, rows: int, n: int, dtype: type) -> np.ndarray:
+    """``rng.integers(0, max, size=(rows, n), dtype=dtype, endpoint=True)``, bit for bit, faster.
+
+    For the default bit generator (PCG64) numpy draws full-range 16- and
+    32-bit integers as the little-endian halves of its 32-bit outputs, which
+    are the halves of its 64-bit outputs; reading the 64-bit outputs at once
+    (``random_raw``) and viewing them gives the same keys about 3x faster.
+    A 32-bit half left over is handed back to the generator's buffer exactly
+    as numpy leaves it, so later draws are unchanged too
+    (``test_fast_keys_equal_numpy_integers`` checks both). Other bit
+    generators, or a generator holding a buffered half, take numpy's path.
+    """
+    bitgen = rng.bit_generator
+    if type(bitgen) is not np.random.PCG64 or bitgen.state["has_uint32"]:
+        return rng.integers(0, np.iinfo(dtype).max, size=(rows, n), dtype=dtype, endpoint=True)
+    count = rows * n
+    n32 = -(-count * np.dtype(dtype).itemsize // 4)
+    raw = bitgen.random_raw(-(-n32 // 2))
+    if n32 % 2:  # numpy keeps the unused upper half of the last 64-bit output for the next draw
+        state = bitgen.state
+        state["has_uint32"], state["uinteger"] = 1, int(raw[-1] >> np.uint64(32))
+        bitgen.state = state
+    return raw.view(dtype)[:count].reshape(rows, n)
+
+
+def _random_subset_indicators(
+    rng: np.random.Generator, rows: int, n: int, k: int, out: np.ndarray | None = None
+) -> np.ndarray:
+    """``rows`` x ``n`` float 0/1 indicators of uniform random k-subsets of range(n).
 
     A row's subset is the k smallest of n i.i.d. uniform integer keys. When
     the k-th and (k+1)-th smallest keys tie, the row is drawn again: ties are
     a permutation-invariant event, so the accepted subsets stay exactly
     uniform. 16-bit keys (32-bit for large n) keep the draw and the partition
-    cheap; ``np.partition`` finds the k smallest keys in O(n) per row.
+    cheap; ``np.partition`` finds the (k+1)-th smallest key ``v`` in O(n) per
+    row, and the row's subset is ``keys < v``: exactly k items unless the
+    k-th smallest key equals ``v`` (a tie). Only tied rows are drawn and
+    partitioned again, in row order, so every draw is the one the earlier
+    whole-block re-partition made, bit for bit. Float indicators (not bool)
+    let one BLAS pass count the items and another sum the values; ``out``
+    (``rows`` x ``n`` float64, reused across blocks) saves page faults.
     """
     dtype = np.uint16 if n <= 2048 else np.uint32
-    keys = rng.integers(0, np.iinfo(dtype).max, size=(rows, n), dtype=dtype, endpoint=True)
-    while True:
-        # One pivot only (several pivots make np.partition many times slower): after it,
-        # the first k columns hold the k smallest keys and column k the (k+1)-th smallest.
-        part = np.partition(keys, k, axis=1) if k < n else keys
-        kth = part[:, :k].max(axis=1)
-        tied = np.flatnonzero(kth == part[:, k]) if k < n else np.empty(0, dtype=np.intp)
-        if tied.size == 0:
-            return keys <= kth[:, None]
-        keys[tied] = rng.integers(0, np.iinfo(dtype).max, size=(tied.size, n), dtype=dtype, endpoint=True)
+    keys = _uniform_keys(rng, rows, n, dtype)
+    chosen = np.empty((rows, n), dtype=np.float64) if out is None else out
+    if k >= n:
+        chosen.fill(1.0)
+        return chosen
+    # One pivot only (several pivots make np.partition many times slower).
+    kplus1 = np.partition(keys, k, axis=1)[:, k]
+    np.less(keys, kplus1[:, None], out=chosen)
+    counts = chosen @ np.ones(n)  # exact: integers below 2**53
+    tied = np.flatnonzero(counts != k)
+    while tied.size:
+        redrawn = rng.integers(0, np.iinfo(dtype).max, size=(tied.size, n), dtype=dtype, endpoint=True)
+        kplus1 = np.partition(redrawn, k, axis=1)[:, k]
+        rows_chosen = redrawn < kplus1[:, None]
+        chosen[tied] = rows_chosen
+        tied = tied[np.count_nonzero(rows_chosen, axis=1) != k]
+    return chosen
+
+
+def sampling_block_rows(n: int) -> int:
+    """Rows (sampled splits) per independently seeded block for ``n`` pooled items."""
+    return max(64, SAMPLING_BLOCK_CELLS // n)
 
 
 def _sampled_split_sums(values: np.ndarray, k: int, n_draws: int, rng: np.random.Generator) -> np.ndarray:
@@ -134,16 +179,21 @@ def _sampled_split_sums(values: np.ndarray, k: int, n_draws: int, rng: np.random
 
     Blocks hold a fixed number of key cells (memory stays bounded), and block
     b always draws from the b-th child of ``rng`` (``Generator.spawn``), so
-    the draws depend on the seed alone, not on batching. (Running blocks on
-    two threads measured no faster: the bounded-integer draw holds the GIL.)
+    the draws depend on the seed alone, not on batching, and the first block
+    of a long run is the whole of a run of ``sampling_block_rows(n)`` draws.
+    (Running blocks on two threads measured no faster: the bounded-integer
+    draw holds the GIL.)
     """
     n = values.size
-    block_rows = max(64, SAMPLING_BLOCK_CELLS // n)
+    block_rows = sampling_block_rows(n)
     sizes = [min(block_rows, n_draws - lo) for lo in range(0, n_draws, block_rows)]
     children = rng.spawn(len(sizes))
-
+    buffer = np.empty((sizes[0], n), dtype=np.float64)
     return np.concatenate(
-        [_random_subsets(child, rows, n, k) @ values for child, rows in zip(children, sizes, strict=True)]
+        [
+            _random_subset_indicators(child, rows, n, k, out=buffer[:rows]) @ values
+            for child, rows in zip(children, sizes, strict=True)
+        ]
     )
 
 
