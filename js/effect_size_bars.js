@@ -81,7 +81,9 @@ function render({ model, el }) {
     value.textContent =
       d === null || d === undefined
         ? "effect size undefined"
-        : `d = ${signed(d, 4)}   p = ${p === null ? "n/a" : Number(p).toPrecision(4)}${mark}`;
+        : `d = ${signed(d, 4)}   p = ${p === null ? "n/a" : Number(p).toPrecision(4)}${mark}` +
+          (model.get("p_provisional") ? " (provisional)" : "");
+    el.dataset.pProvisional = String(Boolean(model.get("p_provisional")));
     how.textContent = model.get("method_text") || "";
     error.textContent = model.get("error") || "";
     error.hidden = !model.get("error");
@@ -97,7 +99,7 @@ function render({ model, el }) {
   }
   const unlisten = listen(
     model,
-    ["effect_size", "p_value", "significant", "method_text", "per_word", "categories", "error", "title"],
+    ["effect_size", "p_value", "p_provisional", "significant", "method_text", "per_word", "categories", "error", "title"],
     update,
   );
   update();

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from embias_widgets.analysis import AssociationTest
@@ -114,3 +115,42 @@ def test_plain_association_test_runs_bundled_sentence_names(glove):
 
     res = AssociationTest("sent-weat6", model=load_model("cbow-glove-6b-50d"), n_samples=1_000).run()
     assert res.items["targ1"][0] == "This is John."
+
+
+def test_sampled_test_shows_a_provisional_p_first_then_the_full_p(glove):
+    from embias_widgets.metrics.permutation import sampling_block_rows
+
+    shown = []
+    explorer = WeatExplorer("weat1", model=glove, n_samples=60_000)
+    original = explorer.bars.show
+
+    def record(result, **kw):
+        original(result, **kw)
+        shown.append((result, explorer.bars.p_provisional, explorer.bars.method_text, explorer.bars.p_value))
+
+    explorer.bars.show = record
+    sets = edited(explorer.editor.sets, "targ1", [*explorer.editor.sets["targ1"]["examples"][:-1], "lotus"])
+    explorer.editor.set_state({"sets": sets})
+    assert len(shown) == 2
+    (first, first_flag, first_text, first_p_shown), (final, final_flag, final_text, final_p) = shown
+    n = sum(len(v) for k, v in first.items.items() if k.startswith("targ"))
+    block = sampling_block_rows(n)
+    assert first_flag and "provisional" in first_text and f"first {block + 1:,} of 60,000" in first_text
+    assert first.provisional_of == 60_000 and first.core.n_permutations == block + 1
+    assert first_p_shown == first.pvalue
+    assert not final_flag and "provisional" not in final_text and final.core.n_permutations == 60_000
+    assert first.effect_size == final.effect_size  # d is final from the start
+    # The provisional p counts over exactly the first block of the full run's splits (same seed).
+    np.testing.assert_array_equal(first.core.null_distribution, final.core.null_distribution[:block])
+    reference = AssociationTest("weat1", model=glove, n_samples=60_000)
+    reference.set_items("targ1", sets["targ1"]["examples"])
+    assert final_p == reference.run().pvalue
+    assert explorer.first_ms <= explorer.elapsed_ms
+
+
+def test_exact_test_shows_one_final_p(explorer):
+    shown = []
+    explorer.bars.show = lambda result, **kw: shown.append(result)
+    sets = edited(explorer.editor.sets, "targ2", [*explorer.editor.sets["targ2"]["examples"], "Mary"])
+    explorer.editor.set_state({"sets": sets})
+    assert len(shown) == 1 and shown[0].provisional_of is None and shown[0].core.exact

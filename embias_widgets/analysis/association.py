@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..metrics import AssociationResult, BootstrapInterval, effect_size_interval, weat
+from ..metrics.permutation import first_block_samples
 from ..models import OutOfVocabulary, load_model
 from ..palette import altair_scale, set_colors
 from ..stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items, resolve_test
@@ -40,6 +41,9 @@ class AssociationTestResult:
     notes: tuple[str, ...]
     core: AssociationResult
     interval: BootstrapInterval | None = field(default=None)
+    provisional_of: int | None = field(default=None)
+    """When set, p is over the first block of sampled splits only (a quick
+    first look); the full run samples ``provisional_of`` splits."""
 
     @property
     def effect_size(self) -> float | None:
@@ -235,11 +239,24 @@ class AssociationTest:
         return out
 
     # -- running -----------------------------------------------------------
-    def run(self, *, confidence_interval: bool = False, n_resamples: int = 2_000) -> AssociationTestResult:
-        """Run the test; with ``confidence_interval`` add a bootstrap CI for d."""
+    def run(
+        self, *, confidence_interval: bool = False, n_resamples: int = 2_000, provisional: bool = False
+    ) -> AssociationTestResult:
+        """Run the test; with ``confidence_interval`` add a bootstrap CI for d.
+
+        With ``provisional``, a sampled test draws only the first block of
+        the full run's splits (same seed, same first draws; see
+        :func:`embias_widgets.metrics.permutation.first_block_samples`): d is
+        final, p a quick estimate, and ``result.provisional_of`` says so.
+        """
         enc = self.encoded()
         X, Y, A, B = (enc[k][1] for k in SET_KEYS)
-        core = weat(X, Y, A, B, rng=self.seed, **self.options)
+        options = dict(self.options)
+        quick = first_block_samples(len(X) + len(Y), len(X), options["n_samples"], options["method"])
+        provisional_of = None
+        if provisional and quick is not None:
+            provisional_of, options["n_samples"] = options["n_samples"], quick
+        core = weat(X, Y, A, B, rng=self.seed, **options)
         interval = None
         if confidence_interval:
             interval = effect_size_interval(
@@ -266,6 +283,7 @@ class AssociationTest:
             notes=tuple(notes),
             core=core,
             interval=interval,
+            provisional_of=provisional_of,
         )
 
 

@@ -175,6 +175,21 @@ def sampling_block_rows(n: int) -> int:
     return max(64, SAMPLING_BLOCK_CELLS // n)
 
 
+def first_block_samples(n: int, n_x: int, n_samples: int, method: str = "auto") -> int | None:
+    """``n_samples`` for a quick run whose sampled splits are the first block of the full run's.
+
+    Block b of a sampled run draws from the b-th child of the seed, so a run
+    with ``sampling_block_rows(n) + 1`` samples and the same seed draws exactly
+    the full run's first block: a provisional p at a small fraction of the
+    cost (Monte Carlo error about ``sqrt(p (1 - p) / block)``), which the full
+    run then refines. ``None`` when there is nothing to gain: the full run is
+    exact or parametric, or one block already.
+    """
+    quick = sampling_block_rows(n) + 1
+    sampled = method == "sampled" or (method == "auto" and math.comb(n, n_x) > n_samples)
+    return quick if sampled and n_samples > quick else None
+
+
 def _sampled_split_sums(values: np.ndarray, k: int, n_draws: int, rng: np.random.Generator) -> np.ndarray:
     """Subset sums of ``n_draws`` uniform random k-subsets, in blocks.
 

@@ -28,6 +28,8 @@ class EffectSizeBars(anywidget.AnyWidget):
     alpha = traitlets.Float(0.05).tag(sync=True)
     method_text = traitlets.Unicode("").tag(sync=True)
     """How p was computed, e.g. "exact over 12,870 splits"."""
+    p_provisional = traitlets.Bool(False).tag(sync=True)
+    """p is a first estimate from the first block of sampled splits; the full-precision p follows."""
     per_word = traitlets.List(traitlets.Dict()).tag(sync=True)
     """``[{"word", "set", "category", "association"}]`` for every target word."""
     categories = traitlets.Dict().tag(sync=True)
@@ -36,7 +38,12 @@ class EffectSizeBars(anywidget.AnyWidget):
     def show(self, result: AssociationTestResult, *, elapsed_ms: float | None = None) -> None:
         """Draw ``result`` (one sync message)."""
         core = result.core
-        if core.exact:
+        if result.provisional_of is not None:
+            how = (
+                f"provisional p from the first {core.n_permutations:,} of {result.provisional_of:,} sampled splits "
+                "(+1 adjusted); the full-precision p follows"
+            )
+        elif core.exact:
             how = f"exact permutation test over all {core.n_permutations:,} splits"
         elif core.method == "parametric":
             how = f"parametric (normal fit to {core.n_permutations:,} sampled splits)"
@@ -55,6 +62,7 @@ class EffectSizeBars(anywidget.AnyWidget):
             self.title = f"{result.test} on {result.model}"
             self.effect_size = result.effect_size
             self.p_value = result.pvalue
+            self.p_provisional = result.provisional_of is not None
             self.significant = result.pvalue < self.alpha
             self.method_text = how
             self.categories = result.categories

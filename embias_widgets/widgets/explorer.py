@@ -29,11 +29,16 @@ class WeatExplorer(ipywidgets.VBox):
         :class:`AssociationTest` (e.g. a sentence test).
     alpha
         Level for the significance mark (default 0.05).
+    progressive
+        For a sampled test, first show p from the first block of splits (the
+        same first draws as the full run, marked provisional), then the
+        full-precision p (default True). d is final in both.
     **options
         Passed to :class:`AssociationTest` (``model``, ``n_samples``, ``seed``, ...).
     """
 
-    def __init__(self, test: Any = "weat1", *, alpha: float = 0.05, **options: Any) -> None:
+    def __init__(self, test: Any = "weat1", *, alpha: float = 0.05, progressive: bool = True, **options: Any) -> None:
+        self.progressive = progressive
         if isinstance(test, AssociationTest):
             self.analysis = test
         elif is_sentence_test(test):  # words + templates: an edited word regenerates its sentences
@@ -44,6 +49,8 @@ class WeatExplorer(ipywidgets.VBox):
         self.bars = EffectSizeBars(alpha=alpha)
         self.result: AssociationTestResult | None = None
         self.elapsed_ms: float | None = None
+        self.first_ms: float | None = None
+        """Milliseconds from the edit to the first bars (with the provisional p, if any)."""
         super().__init__([self.editor, self.bars])
         self.editor.observe(self._on_edit, names="sets")
         self.refresh()
@@ -63,15 +70,13 @@ class WeatExplorer(ipywidgets.VBox):
             if dups:
                 notes.append(f"{key}: duplicate item(s) {', '.join(repr(d) for d in dups)} counted once")
         try:
-            result = self.analysis.run()
+            result = self.analysis.run(provisional=self.progressive)
         except AssociationInputError as err:
             with self.editor.hold_sync(), self.bars.hold_sync():
                 self.editor.error = str(err)
                 self.editor.notes = notes
                 self.bars.error = f"Not computed: {err}"
             return None
-        self.elapsed_ms = (time.perf_counter() - t0) * 1000
-        self.result = result
         oov = {
             key: [{"item": o.item, "suggestions": list(o.suggestions)} for o in result.oov[key]]
             for key in SET_KEYS
@@ -80,5 +85,11 @@ class WeatExplorer(ipywidgets.VBox):
             self.editor.oov = oov
             self.editor.error = ""
             self.editor.notes = notes + [n for n in result.notes if n not in notes]
+        self.first_ms = (time.perf_counter() - t0) * 1000
+        if result.provisional_of is not None:  # bars and a first p now, the full p when ready
+            self.bars.show(result, elapsed_ms=self.first_ms)
+            result = self.analysis.run()
+        self.elapsed_ms = (time.perf_counter() - t0) * 1000
+        self.result = result
         self.bars.show(result, elapsed_ms=self.elapsed_ms)
         return result
