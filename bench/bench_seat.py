@@ -2,9 +2,14 @@
 cached re-run, and one edited word in a sentence test.
 
     python bench/bench_seat.py [--model all-MiniLM-L6-v2] [--device cpu|cuda] [--tsv out.tsv]
+    python bench/bench_seat.py --edit-only    # just the one-edited-word latency
 
 Prints wall times, how many sentences went through the model, and the
-effect sizes of a few tests.
+effect sizes of a few tests; then, through the WeatExplorer as a front-end
+edit reaches it, the kernel-side time from one edited word of sent-weat1
+(350 + 350 sentences) to the first bars (d and the provisional p from the
+first block of splits) and to the full-precision p, medians over several
+words, against the 300 ms target.
 """
 
 from __future__ import annotations
@@ -25,9 +30,15 @@ def main() -> None:
     parser.add_argument("--model", default="all-MiniLM-L6-v2")
     parser.add_argument("--device", default=None, help="default: cuda when available, else cpu")
     parser.add_argument("--tsv", default=None, help="write the suite's results.tsv here")
+    parser.add_argument("--edit-only", action="store_true", help="only the one-edited-word latency")
+    parser.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's)")
+    parser.add_argument("--repeat", type=int, default=5, help="edited words for the latency")
     args = parser.parse_args()
 
     import torch
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
 
     from embias_widgets.analysis.batch import paper_test_names, run_suite
     from embias_widgets.analysis.sentence_association import SentenceAssociationTest
@@ -40,6 +51,10 @@ def main() -> None:
     t0 = time.perf_counter()
     encoder = load_model(args.model, **options)
     print(f"load {args.model} on {encoder.device}: {time.perf_counter() - t0:.2f} s")
+
+    if args.edit_only:
+        edit_latency(encoder, args.repeat)
+        return
 
     clear_encoding_cache()
     encoder = load_model(args.model, **options)  # a fresh, empty cache
@@ -71,6 +86,8 @@ def main() -> None:
           f"({encoder.n_encoded - before} new sentences), then the test "
           f"(100,000 permutations) {t_run:.2f} s; d = {result.effect_size:+.3f}")
 
+    edit_latency(encoder, args.repeat)
+
     frame = first.frame.set_index("test")
     print("\nselected tests:")
     for name in SHOWN:
@@ -83,6 +100,38 @@ def main() -> None:
         with open(args.tsv, "w", encoding="utf-8") as fh:
             fh.write(first.to_tsv())
         print(f"wrote {args.tsv}")
+
+
+def edit_latency(encoder: object, repeat: int) -> None:
+    """One edited word of sent-weat1 through the explorer: to the first bars, and to the final p."""
+    import json
+    import statistics
+
+    from embias_widgets.widgets import WeatExplorer
+
+    explorer = WeatExplorer("sent-weat1", model=encoder)
+    words = ["edelweiss", "lotus", "jasmine", "orchids", "lavender", "foxglove", "primrose", "camellia"][:repeat]
+    first, full, encode, new = [], [], [], []
+    for word in words:
+        before = encoder.n_encoded
+        sets = json.loads(json.dumps(explorer.editor.sets))
+        sets["targ1"]["examples"] = [word, *sets["targ1"]["examples"][1:]]
+        t0 = time.perf_counter()
+        explorer.analysis.set_items("targ1", sets["targ1"]["examples"])
+        explorer.analysis.encoded()  # the encoding alone, then the same edit as the front end sends it
+        encode.append((time.perf_counter() - t0) * 1000)
+        new.append(encoder.n_encoded - before)
+        explorer.editor.set_state({"sets": sets})
+        first.append(explorer.first_ms + encode[-1])
+        full.append(explorer.elapsed_ms + encode[-1])
+    res = explorer.result
+    print(f"edit one word of sent-weat1 ({len(res.items['targ1'])} + {len(res.items['targ2'])} sentences, "
+          f"median of {len(words)} words, {statistics.median(new):.0f} new sentences each):")
+    print(f"  encode {statistics.median(encode):.0f} ms; to the first bars (d, provisional p): "
+          f"{statistics.median(first):.0f} ms; to the full p ({res.core.n_permutations:,} splits): "
+          f"{statistics.median(full):.0f} ms; target 300 ms to new bars: "
+          f"{300 / statistics.median(first):.1f}x under it (full p: {300 / statistics.median(full):.2f}x)")
+    print(f"  load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":
