@@ -11,6 +11,7 @@ from .relation import (
     contrived_attribute_table,
     weat_before_after,
 )
+from .senses import SenseAssociationResult, SenseAssociationTest, SenseInputError
 from .sentence_association import SentenceAssociationTest
 
 __all__ = [
@@ -23,6 +24,9 @@ __all__ = [
     "RelationInputError",
     "RelationProjection",
     "RelationProjectionResult",
+    "SenseAssociationResult",
+    "SenseAssociationTest",
+    "SenseInputError",
     "SentenceAssociationTest",
     "SuiteResult",
     "contrived_attribute_search",

@@ -39,6 +39,14 @@ from .projection import (
     span_subspace,
     unsupervised_debias_mask,
 )
+from .senses import (
+    MaxSenseResult,
+    SenseWinners,
+    max_sense_association,
+    mean_sense_vectors,
+    sense_weat,
+    weat_from_associations,
+)
 
 __all__ = [
     "AssociationResult",
@@ -46,9 +54,11 @@ __all__ = [
     "EffectSize",
     "GroupBiasScore",
     "HolmResult",
+    "MaxSenseResult",
     "PairBiasScore",
     "PermutationTestResult",
     "RelationVector",
+    "SenseWinners",
     "StereoSetScore",
     "Subspace",
     "attention_received",
@@ -60,7 +70,9 @@ __all__ = [
     "effect_size_interval",
     "holm_bonferroni",
     "icat_score",
+    "max_sense_association",
     "mean_difference_direction",
+    "mean_sense_vectors",
     "pair_bias_score",
     "pair_preferences",
     "per_word_association",
@@ -71,6 +83,7 @@ __all__ = [
     "random_subspace",
     "relation_vector",
     "ripa",
+    "sense_weat",
     "span_subspace",
     "split_statistic",
     "stereoset_from_comparisons",
@@ -78,4 +91,5 @@ __all__ = [
     "unit_rows",
     "unsupervised_debias_mask",
     "weat",
+    "weat_from_associations",
 ]

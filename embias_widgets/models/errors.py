@@ -3,3 +3,19 @@
 
 class ModelNotFoundError(ValueError):
     """No registered name, file, directory or hub model by that name."""
+
+
+class MissingSenseError(KeyError):
+    """Sense keys a sense-vector model has no vector for (never replaced by a zero vector)."""
+
+    def __init__(self, message: str, keys: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.keys = tuple(keys)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class SenseFileError(ValueError):
+    """A malformed sense-vector file (the message names the line)."""

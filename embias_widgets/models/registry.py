@@ -56,6 +56,12 @@ BUILTIN_MODELS: dict[str, RegisteredModel] = {
         "fitted on WordNet glosses - offline demos only; use e.g. 'bert-base-uncased' for real studies",
         "language-model",
     ),
+    "gloss:all-MiniLM-L6-v2": RegisteredModel(
+        f"{_PKG}.sense_vectors.gloss:load_gloss_minilm",
+        "Gloss-based sense vectors (LMMS's gloss step, Loureiro & Jorge 2019) from all-MiniLM-L6-v2 over "
+        "WordNet 3.0, embedded; 'gloss:<any encoder>' works too",
+        "sense",
+    ),
 }
 _USER_MODELS: dict[str, RegisteredModel] = {}
 
@@ -112,6 +118,10 @@ def load_model(model: Any = "glove-6b-50d", **options: Any) -> Any:
     loader = resolve_loader(name)
     if loader is not None:
         return loader(**options)
+    if name.startswith("gloss:"):  # gloss-based sense vectors from any encoder
+        from .sense_vectors import load_sense_model
+
+        return load_sense_model(name, **options)
     path = Path(name).expanduser()
     if path.is_file():
         return load_vector_file(path, **options)

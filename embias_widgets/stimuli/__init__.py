@@ -25,6 +25,7 @@ from .pairs import (
     read_stereoset,
     sssb_pairs,
 )
+from .sense_tests import is_sense_test, load_sense_test, sense_test_names, sense_test_table
 from .wordnet import Sense, UnknownSenseError, WordNet, WordNetNotFoundError, load_wordnet
 
 __all__ = [
@@ -42,7 +43,9 @@ __all__ = [
     "WordSet",
     "bundled_test_names",
     "clean_items",
+    "is_sense_test",
     "load_bundled_test",
+    "load_sense_test",
     "load_wordnet",
     "parse_test_text",
     "read_crows_pairs",
@@ -51,6 +54,8 @@ __all__ = [
     "read_stereoset",
     "read_test_file",
     "resolve_test",
+    "sense_test_names",
+    "sense_test_table",
     "spec_from_json",
     "sssb_pairs",
     "write_test_file",

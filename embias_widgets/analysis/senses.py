@@ -1,0 +1,346 @@
+"""``SenseAssociationTest``: WEAT over word senses, with its word-level twins beside it.
+
+Zhou, Kaneko & Bollegala (2022, section 3): each target and attribute item is a
+WordNet 3.0 sense key (``"violet%1:20:00::"``) or a lemma (``"violet"``). A key is
+its sense vector; a lemma resolves over all its senses, by the max over sense
+pairs (``senses="max"``, the paper's WAT heuristic) or by the eq. 7 average
+vector (``senses="average"``). The association is eq. 2's ``max`` variant.
+
+Every run also computes the two word-level twins of the same test, with every
+item replaced by its lemma: the eq. 7 average word vectors (what a
+sense-insensitive embedding would say, Table 2's "avg" rows) and the max over
+all sense pairs, which names the senses that won each comparison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..metrics import AssociationResult, weat
+from ..metrics.senses import MaxSenseResult, sense_weat
+from ..models.sense_vectors import SenseVectors, load_sense_model
+from ..palette import altair_scale
+from ..stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items
+from ..stimuli.wordnet import UnknownSenseError, WordNet, load_wordnet
+
+SENSE_MODES = ("max", "average")
+LEVELS = ("sense", "word_average", "word_max")
+LEVEL_TITLES = {
+    "sense": "senses as given",
+    "word_average": "word (eq. 7 average of senses)",
+    "word_max": "word (max over sense pairs)",
+}
+
+
+class SenseInputError(ValueError):
+    """A sense test that cannot run as given: names the set, the item and the fix."""
+
+
+@dataclass(frozen=True)
+class ResolvedItem:
+    """How one item was read: a sense key, or a lemma with the keys it stands for."""
+
+    item: str
+    lemma: str
+    keys: tuple[str, ...]  # one key for a key item; all the lemma's keys for a lemma item
+    is_key: bool
+
+
+@dataclass(frozen=True)
+class SenseAssociationResult:
+    """Sense WEAT and its word-level twins."""
+
+    test: str
+    model: str
+    options: str
+    senses: str
+    categories: dict[str, str]
+    items: dict[str, tuple[ResolvedItem, ...]]
+    sense: MaxSenseResult | AssociationResult
+    word_average: AssociationResult
+    word_max: MaxSenseResult
+    lemma_keys: dict[str, tuple[str, ...]]  # every lemma's sense keys, the rows of its word-level groups
+    notes: tuple[str, ...]
+
+    def core(self, level: str = "sense") -> AssociationResult:
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
+        res = getattr(self, level)
+        return res.result if isinstance(res, MaxSenseResult) else res
+
+    @property
+    def effect_size(self) -> float | None:
+        return self.core().effect_size
+
+    @property
+    def pvalue(self) -> float:
+        return self.core().pvalue
+
+    def summary(self) -> str:
+        parts = []
+        for level in LEVELS:
+            d = self.core(level).effect_size
+            parts.append(f"{level} d = {'undefined' if d is None else f'{d:+.3f}'} (p = {self.core(level).pvalue:.3g})")
+        return f"{self.test} on {self.model}: " + "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready record: the sense result in the CLI's usual fields, the twins beside it."""
+        core = self.core()
+        out: dict[str, Any] = {
+            "test": self.test,
+            "model": self.model,
+            "options": self.options,
+            "effect_size": core.effect_size,
+            "effect_size_note": core.effect_size_note,
+            "p_value": core.pvalue,
+            "statistic": core.statistic,
+            "exact": core.exact,
+            "method": core.method,
+            "alternative": core.alternative,
+            "n_permutations": core.n_permutations,
+            "variant": core.variant,
+            "ddof": core.ddof,
+            **{f"num_{k}": len(v) for k, v in self.items.items()},
+            "categories": self.categories,
+            "senses": self.senses,
+            "items": {k: [r.item for r in v] for k, v in self.items.items()},
+            "word_level": {
+                level: {"effect_size": self.core(level).effect_size, "p_value": self.core(level).pvalue}
+                for level in ("word_average", "word_max")
+            },
+            "notes": list(self.notes),
+        }
+        return out
+
+    def _keys(self, level: str, r: ResolvedItem) -> tuple[str, ...]:
+        if level == "word_max":
+            return self.lemma_keys[r.lemma]
+        if r.is_key or self.senses == "max":
+            return r.keys
+        return (f"{r.lemma} (eq. 7 average)",)
+
+    def _winner_keys(self, level: str, index: int, side: str) -> tuple[str, str]:
+        res = getattr(self, level)
+        if not isinstance(res, MaxSenseResult):
+            return "", ""
+        targets = [*self.items["targ1"], *self.items["targ2"]]
+        attrs = self.items["attr1" if side == "a" else "attr2"]
+        w = res.winners
+        t_sense = int(getattr(w, f"target_sense_{side}")[index])
+        a_item = int(getattr(w, f"attribute_{side}")[index])
+        a_sense = int(getattr(w, f"attribute_sense_{side}")[index])
+        return self._keys(level, targets[index])[t_sense], self._keys(level, attrs[a_item])[a_sense]
+
+    def per_item(self) -> Any:
+        """Tidy DataFrame: one row per (level, target item) with s(w, A, B) and the winning senses."""
+        import pandas as pd
+
+        rows = []
+        targets = [("targ1", r) for r in self.items["targ1"]] + [("targ2", r) for r in self.items["targ2"]]
+        for level in LEVELS:
+            core = self.core(level)
+            assoc = np.concatenate([core.association_x, core.association_y])
+            for i, (key, item) in enumerate(targets):
+                won_t_a, won_a = self._winner_keys(level, i, "a")
+                won_t_b, won_b = self._winner_keys(level, i, "b")
+                rows.append(
+                    {
+                        "level": level,
+                        "set": key,
+                        "category": self.categories[key],
+                        "item": item.item,
+                        "lemma": item.lemma,
+                        "association": float(assoc[i]),
+                        "target_sense_vs_attr1": won_t_a,
+                        "attr1_sense": won_a,
+                        "target_sense_vs_attr2": won_t_b,
+                        "attr2_sense": won_b,
+                    }
+                )
+        return pd.DataFrame(rows)
+
+    def levels(self) -> Any:
+        """DataFrame: effect size and p-value per level (sense result and its word-level twins)."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            [
+                {
+                    "level": level,
+                    "title": LEVEL_TITLES[level],
+                    "effect_size": self.core(level).effect_size,
+                    "p_value": self.core(level).pvalue,
+                    "variant": self.core(level).variant,
+                }
+                for level in LEVELS
+            ]
+        )
+
+    def chart(self) -> Any:
+        """altair: effect size per level side by side (the sense-vs-word contrast of Zhou et al. Table 2)."""
+        import altair as alt
+
+        frame = self.levels().dropna(subset=["effect_size"])
+        colors = {LEVEL_TITLES[k]: c for k, c in zip(LEVELS, altair_scale_colors(), strict=True)}
+        return (
+            alt.Chart(frame, title=f"{self.test} on {self.model}")
+            .mark_bar()
+            .encode(
+                x=alt.X("effect_size:Q", title="effect size d"),
+                y=alt.Y("title:N", sort=[LEVEL_TITLES[k] for k in LEVELS], title=None),
+                color=alt.Color("title:N", legend=None, scale=altair_scale(colors)),
+                tooltip=["title", alt.Tooltip("effect_size:Q", format="+.3f"), alt.Tooltip("p_value:Q", format=".3g")],
+            )
+        )
+
+
+def altair_scale_colors() -> list[str]:
+    from ..palette import group_colors
+
+    return list(group_colors(list(LEVELS)).values())
+
+
+class SenseAssociationTest:
+    """A WEAT over sense keys and lemmas, with word-level twins.
+
+    Parameters
+    ----------
+    test
+        A bundled sense test name (``"weat1-senses"``), an :class:`AssociationTestSpec`
+        whose items are sense keys or lemmas, or ``None`` with the four sets as keywords.
+    targ1, targ2, attr1, attr2
+        Items (or ``(category, items)``): sense keys (``"nurse%1:18:00::"``) or lemmas.
+    model
+        A sense model: ``"gloss:all-MiniLM-L6-v2"`` (default), ``"gloss:<encoder>"``, a sense-vector
+        file path, or a :class:`~embias_widgets.models.sense_vectors.SenseVectors`.
+    senses
+        How a lemma item resolves: ``"max"`` over sense pairs (default) or ``"average"`` (eq. 7).
+    word_variant
+        Association variant of the eq. 7 word-level twin: ``"max"`` (default, as the sense test) or ``"mean"``.
+    ddof, n_samples, alternative, method, seed
+        Options of the permutation test and effect size.
+    """
+
+    def __init__(
+        self,
+        test: str | AssociationTestSpec | None = None,
+        *,
+        targ1: Any = None,
+        targ2: Any = None,
+        attr1: Any = None,
+        attr2: Any = None,
+        model: Any = "gloss:all-MiniLM-L6-v2",
+        senses: str = "max",
+        word_variant: str = "max",
+        ddof: int = 1,
+        n_samples: int = 100_000,
+        alternative: str = "greater",
+        method: str = "auto",
+        seed: int | None = 0,
+        wordnet: WordNet | None = None,
+        **model_options: Any,
+    ) -> None:
+        if senses not in SENSE_MODES:
+            raise ValueError(f"senses must be one of {SENSE_MODES}, not {senses!r}")
+        if test is None:
+            spec = AssociationTestSpec("custom", *(WordSet(k, ()) for k in SET_KEYS))
+        elif isinstance(test, AssociationTestSpec):
+            spec = test
+        else:
+            from ..stimuli.sense_tests import load_sense_test
+
+            spec = load_sense_test(test)
+        for key, given in zip(SET_KEYS, (targ1, targ2, attr1, attr2), strict=True):
+            if given is None:
+                continue
+            named = isinstance(given, tuple) and len(given) == 2 and isinstance(given[0], str)
+            category, items = given if named and not isinstance(given[1], str) else (getattr(spec, key).category, given)
+            spec = spec.with_set(key, WordSet.of(category, items))
+        self.spec = spec
+        self.model: SenseVectors = load_sense_model(model, **model_options)
+        self.wordnet = wordnet
+        self.senses = senses
+        self.word_variant = word_variant
+        self.options = dict(ddof=ddof, n_samples=n_samples, alternative=alternative, method=method)
+        self.seed = seed
+        for key in SET_KEYS:
+            self.set_items(key, getattr(spec, key).examples)
+
+    def set_items(self, key: str, items: Iterable[str]) -> tuple[str, ...]:
+        """Replace a set's items (keys or lemmas; stripped, deduplicated); returns the duplicates removed."""
+        kept, dups = clean_items(items)
+        self.spec = self.spec.with_set(key, WordSet(getattr(self.spec, key).category, kept))
+        return dups
+
+    def _wordnet(self) -> WordNet:
+        if self.wordnet is None:
+            self.wordnet = getattr(self.model, "wordnet", None) or load_wordnet()
+        return self.wordnet
+
+    def resolve(self, key: str, item: str) -> ResolvedItem:
+        """Read one item of set ``key`` as a sense key or a lemma; errors name the set and the item."""
+        label = f"{key} ({getattr(self.spec, key).category!r})"
+        wn = self._wordnet()
+        try:
+            if wn.is_key(item):
+                sense = wn.sense(item)  # a key WordNet 3.0 lacks is named as such, never a zero vector
+                return ResolvedItem(item, sense.lemma, (sense.key,), True)
+            lemma = "_".join(item.lower().split())
+            keys = tuple(self.model.keys_of(lemma))
+            if not keys:
+                wn.senses(lemma)  # unknown lemma: UnknownSenseError with close matches
+                raise SenseInputError(f"{label}: {self.model.name} has no vector for any sense of {item!r}")
+            return ResolvedItem(item, lemma, keys, False)
+        except UnknownSenseError as err:
+            raise SenseInputError(f"{label}: {err}") from None
+
+    def run(self) -> SenseAssociationResult:
+        """Encode what is new, run the sense test and both word-level twins."""
+        resolved: dict[str, tuple[ResolvedItem, ...]] = {}
+        for key in SET_KEYS:
+            items = getattr(self.spec, key).examples
+            if not items:
+                raise SenseInputError(
+                    f"{key} ({getattr(self.spec, key).category!r}) is empty: add at least one sense key or lemma"
+                )
+            resolved[key] = tuple(self.resolve(key, i) for i in items)
+        lemma_keys: dict[str, tuple[str, ...]] = {}
+        for r in (r for key in SET_KEYS for r in resolved[key]):
+            if r.lemma not in lemma_keys:
+                keys = tuple(self.model.keys_of(r.lemma))
+                lemma_keys[r.lemma] = keys if keys else r.keys
+        groups = {lemma: self.model.vectors(keys) for lemma, keys in lemma_keys.items()}
+
+        def item_vectors(r: ResolvedItem) -> np.ndarray:
+            if r.is_key:
+                return self.model.vectors(r.keys)
+            return groups[r.lemma] if self.senses == "max" else groups[r.lemma].mean(axis=0, keepdims=True)
+
+        sets = [[item_vectors(r) for r in resolved[k]] for k in SET_KEYS]
+        sense = sense_weat(*sets, rng=self.seed, **self.options)
+        word_sets = [[groups[r.lemma] for r in resolved[k]] for k in SET_KEYS]
+        word_max = sense_weat(*word_sets, rng=self.seed, **self.options)
+        X, Y, A, B = (np.vstack([g.mean(axis=0) for g in s]) for s in word_sets)
+        word_average = weat(X, Y, A, B, variant=self.word_variant, rng=self.seed, **self.options)
+        notes = []
+        if self.senses == "average" and any(not r.is_key for k in SET_KEYS for r in resolved[k]):
+            notes.append("lemma items use the eq. 7 average of their sense vectors (senses='average')")
+        return SenseAssociationResult(
+            test=self.spec.name,
+            model=self.model.name,
+            options=",".join(
+                p for p in (self.model.options, f"variant=max,ddof={self.options['ddof']},senses={self.senses}") if p
+            ),
+            senses=self.senses,
+            categories={k: getattr(self.spec, k).category for k in SET_KEYS},
+            items=resolved,
+            sense=sense,
+            word_average=word_average,
+            word_max=word_max,
+            lemma_keys=lemma_keys,
+            notes=tuple(notes),
+        )

@@ -1,0 +1,94 @@
+"""Gloss-based sense vectors from any sentence encoder (the gloss step of LMMS).
+
+Loureiro & Jorge (2019) encode each WordNet synset's gloss as the string
+``"lemma - lemma_1 , lemma_2 , ... - definition"`` and average its token
+vectors. Here the string goes through a sentence encoder with its own ``layer``
+and ``pooling`` options (``pooling="mean"`` averages the token vectors; LMMS
+sums the last 4 layers, which ``layer`` does not offer: the default here is the
+last layer). These are gloss-only vectors, one documented component of LMMS,
+not full LMMS (which adds SemCor-supervised vectors propagated through WordNet).
+
+Vectors are cached per (encoder, options, sense key): a second run encodes nothing new.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .base import SenseVectors
+
+DEFAULT_GLOSS_ENCODER = "all-MiniLM-L6-v2"
+_GLOSS_CACHE: dict[tuple[str, str], dict[str, np.ndarray]] = {}
+
+
+def gloss_text(sense: Any) -> str:
+    """LMMS's gloss string: ``"lemma - synonym , synonym - gloss"`` for a :class:`~embias_widgets.stimuli.Sense`."""
+    return f"{sense.lemma.replace('_', ' ')} - {' , '.join(sense.synonyms)} - {sense.gloss}"
+
+
+def clear_gloss_cache() -> None:
+    _GLOSS_CACHE.clear()
+
+
+class GlossSenseVectors(SenseVectors):
+    """Sense vectors from an encoder over WordNet 3.0 glosses (every key of WordNet is covered).
+
+    Parameters
+    ----------
+    encoder
+        A sentence encoder (``encode(list[str]) -> Encoding``), e.g. ``load_model("all-MiniLM-L6-v2", layer=-2)``.
+    wordnet
+        A :class:`~embias_widgets.stimuli.WordNet`; default :func:`~embias_widgets.stimuli.load_wordnet`.
+    """
+
+    def __init__(self, encoder: Any, wordnet: Any = None) -> None:
+        from ...stimuli.wordnet import load_wordnet
+
+        self.encoder = encoder
+        self.wordnet = wordnet if wordnet is not None else load_wordnet()
+        self.name = f"gloss:{getattr(encoder, 'name', type(encoder).__name__)}"
+        self.options = getattr(encoder, "options", "")
+        self._cache = _GLOSS_CACHE.setdefault((self.name, self.options), {})
+        self._dim: int | None = None
+
+    def __repr__(self) -> str:
+        return f"GlossSenseVectors({self.name!r}, {self.options})"
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self._dim = int(self.vector(self.wordnet.senses("entity")[0].key).shape[0])
+        return self._dim
+
+    def keys_of(self, lemma: str) -> list[str]:
+        return [s.key for s in self.wordnet.senses(lemma)]
+
+    def _lookup(self, keys: Sequence[str]) -> list[np.ndarray | None]:
+        todo = [k for k in dict.fromkeys(keys) if k not in self._cache]
+        if todo:
+            senses = [self.wordnet.sense(k) for k in todo]  # UnknownSenseError names a non-WordNet key
+            encoding = self.encoder.encode([gloss_text(s) for s in senses])
+            if len(encoding.vectors) != len(todo):
+                lost = ", ".join(o.item for o in encoding.oov)
+                raise ValueError(f"{self.name} could not encode the gloss(es) {lost}: use a sentence encoder")
+            for key, vector in zip(todo, encoding.vectors, strict=True):
+                self._cache[key] = np.asarray(vector, dtype=np.float64)
+        return [self._cache[k] for k in keys]
+
+
+def load_gloss_vectors(encoder: Any = DEFAULT_GLOSS_ENCODER, **options: Any) -> GlossSenseVectors:
+    """Gloss vectors from a registered encoder name, a path, a hub name or an encoder object."""
+    from ..registry import load_model
+
+    model = load_model(encoder, **options) if isinstance(encoder, str) else encoder
+    if not hasattr(model, "encode") or getattr(model, "kind", "") == "sense":
+        raise ValueError(f"gloss sense vectors need a sentence encoder, got {model!r}")
+    return GlossSenseVectors(model)
+
+
+def load_gloss_minilm(**options: Any) -> GlossSenseVectors:
+    """Registry loader for ``"gloss:all-MiniLM-L6-v2"`` (options go to the encoder: ``layer``, ``pooling``)."""
+    return load_gloss_vectors(DEFAULT_GLOSS_ENCODER, **options)
