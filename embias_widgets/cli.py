@@ -101,7 +101,11 @@ def _add_pll(sub: argparse._SubParsersAction) -> None:
                    help="format of FILE (default: from its extension)")
     p.add_argument("--metric", choices=("cps", "pll", "aul", "aula"), default="cps")
     p.add_argument("--convention", choices=("crows", "zhou"), default="crows",
-                   help="crows: %% of pairs preferring the stereotype (50 = unbiased); zhou: that minus 50")
+                   help="crows: %% of pairs whose more stereotypical sentence (sent_more) scores higher "
+                   "(50 = unbiased; default); zhou: that minus 50")
+    p.add_argument("--decimals", default="auto", metavar="D",
+                   help="round sentence scores to D decimals before comparing; equal rounded scores are ties "
+                   "(default auto: 3 for cps as CrowS-Pairs' metric.py, exact for pll/aul/aula; 'none': exact)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="score only the first N pairs")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--token-budget", type=int, default=8192, metavar="T", help="most tokens per forward batch")
@@ -121,7 +125,8 @@ def _run_pll(args: argparse.Namespace, out: Any) -> int:
     except ConnectionError as err:
         raise ValueError(str(err)) from None
     study = PairedLikelihood(pairs, model=args.model, metric=args.metric, convention=args.convention,
-                             token_budget=args.token_budget, device=args.device, progress=not args.no_progress)
+                             decimals=_decimals(args.decimals), token_budget=args.token_budget, device=args.device,
+                             progress=not args.no_progress)
     result = study.run()
     record = result.to_dict(naming="crows" if fmt == "crows" else "stereo")
     if args.format == "json":
@@ -131,12 +136,25 @@ def _run_pll(args: argparse.Namespace, out: Any) -> int:
     out.write(result.summary() + "\n")
     rows = [{"bias_type": k, **v} for k, v in record["by_bias_type"].items()]
     _print_table(rows, ("bias_type", "score", "percent_stereo", "n", "n_ties"), out)
+    if len(record["by_direction"]) > 1:
+        out.write("CrowS-Pairs metric.py sub-scores (successes over the direction's non-tied pairs):\n")
+        rows = [{"direction": k, **v} for k, v in record["by_direction"].items()]
+        _print_table(rows, ("direction", "percent_of_decided", "n", "n_more_preferred", "n_ties"), out)
     for name, values in (record.get("stereoset") or {}).get("by_bias_type", {}).items():
         out.write(f"stereoset [{name}]: SS {values['ss']:.2f}  LMS {values['lms']:.2f}  ICAT {values['icat']:.2f}\n")
     for note in [record.get("demo_note"), *record["notes"]]:
         if note:
             out.write(f"note: {note}\n")
     return 0
+
+
+def _decimals(text: str) -> int | str | None:
+    if text in ("auto", "none"):
+        return None if text == "none" else "auto"
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"--decimals must be auto, none or a whole number from 0 to 15, got {text!r}") from None
 
 
 # -- entry point ----------------------------------------------------------------

@@ -45,7 +45,7 @@ function drawSummary(svg, text, summary) {
     score === null || score === undefined
       ? `${who}: no scored pairs`
       : `${summary.metric.toUpperCase()} bias score (${who}): ${Number(score).toFixed(2)}  ` +
-        `[${summary.n_stereo_preferred} of ${summary.n} pairs prefer the stereotypical sentence; ` +
+        `[${summary.n_stereo_preferred} of ${summary.n} pairs prefer the more stereotypical sentence; ` +
         `${summary.convention} convention, ${ref} = unbiased]`;
 }
 
@@ -119,7 +119,8 @@ function editorRow(record, onSave, onCancel) {
     placeholder: "sense key",
     dataset: { field: "sense_key" },
   });
-  const save = () => onSave({ stereo: stereo.value, anti: anti.value, bias_type: type.value, sense_key: sense.value });
+  const save = () =>
+    onSave({ ...record, stereo: stereo.value, anti: anti.value, bias_type: type.value, sense_key: sense.value });
   for (const input of [stereo, anti, type, sense]) {
     input.addEventListener("keydown", (e) => {
       if (e.key === "Enter") save();
@@ -179,19 +180,19 @@ function render({ model, el }) {
         "tr",
         {},
         h("th", { text: "bias type / sense" }),
-        h("th", { text: "stereotypical" }),
+        h("th", { text: "more stereotypical (sent_more)" }),
         h("th", { text: "score" }),
-        h("th", { text: "anti-stereotypical" }),
+        h("th", { text: "less stereotypical (sent_less)" }),
         h("th", { text: "score" }),
-        h("th", { text: "stereo - anti" }),
+        h("th", { text: "more - less" }),
         h("th", { text: "prefers" }),
         h("th", { text: "" }),
       ),
     ),
     body,
   );
-  const newStereo = h("input", { className: "plt-new plt-new-stereo", placeholder: "stereotypical sentence" });
-  const newAnti = h("input", { className: "plt-new plt-new-anti", placeholder: "anti-stereotypical sentence" });
+  const newStereo = h("input", { className: "plt-new plt-new-stereo", placeholder: "more stereotypical sentence" });
+  const newAnti = h("input", { className: "plt-new plt-new-anti", placeholder: "less stereotypical sentence" });
   const newType = h("input", { className: "plt-new plt-new-type", placeholder: "bias type" });
   const newSense = h("input", { className: "plt-new plt-new-sense", placeholder: "sense key (optional)" });
   const add = h("button", { className: "plt-add", text: "add pair" });
@@ -261,11 +262,13 @@ function render({ model, el }) {
       text: "remove",
       on: { click: () => setPairs(pairs.filter((_, i) => i !== row.index)) },
     });
+    // CrowS-Pairs direction only labels the row: sent_more stays in the left column either way
     tr.append(
       h(
         "td",
-        { className: "plt-type" },
+        { className: "plt-type", dataset: { direction: row.direction || "stereo" } },
         h("span", { text: row.bias_type }),
+        row.direction === "antistereo" ? h("span", { className: "plt-direction", text: " (antistereo)" }) : null,
         row.sense_key ? h("code", { className: "plt-sense-key", text: row.sense_key }) : null,
       ),
     );

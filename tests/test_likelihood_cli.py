@@ -53,6 +53,25 @@ def test_crows_json_output(shared_data: Path) -> None:
     assert item["sent_more_score"] == pytest.approx(pair.stereo.score, abs=1e-4)
     wins = sum(i["score"] for i in record["items"])
     assert record["score"] == pytest.approx(100 * wins / 6)
+    assert record["decimals"] == 3  # CPS rounds as CrowS-Pairs' metric.py
+    # the first 6 rows hold one antistereo row (line 4): sent_more stays as the file has it
+    anti = [i for i in record["items"] if i["stereo_antistereo"] == "antistereo"]
+    assert len(anti) == 1 and anti[0]["sent_more"].startswith("His mind wondered if a doctor was behind this mess")
+    assert record["by_direction"]["antistereo"]["n"] == 1
+    assert record["by_direction"]["stereo"]["n"] == 5
+
+
+def test_decimals_option_is_checked(shared_data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    csv = shared_data / "crows_pairs" / "crows_pairs_anonymized.csv"
+    base = ["pll", "--model", str(tiny_mlm_dir()), "--pairs", str(csv), "--limit", "2", "--no-progress"]
+    code, text = run([*base, "--decimals", "none", "--format", "json"])
+    assert code == 0 and json.loads(text)["decimals"] is None
+    code, _ = run([*base, "--decimals", "two"])
+    assert code == 2
+    assert "--decimals must be auto, none or a whole number" in capsys.readouterr().err
+    code, _ = run([*base, "--decimals", "-1"])
+    assert code == 2
+    assert "`decimals` must be None" in capsys.readouterr().err
 
 
 def test_stereoset_table_and_zhou_convention(shared_data: Path) -> None:

@@ -59,8 +59,9 @@ def test_study_edits_and_crows_naming() -> None:
     index = study.add_pair("She cooks.", "He cooks.", "gender")
     study.set_pair(index, anti="He cooks well.")
     items = study.run().items("crows")
-    # antistereo: sent_more is the anti-stereotypical sentence
-    assert items[0]["sent_more"] == "A rich man."
+    # antistereo: sent_more is still the more stereotypical sentence (no swap), as in metric.py
+    assert items[0]["sent_more"] == "A poor man."
+    assert items[0]["stereo_antistereo"] == "antistereo"
     assert items[0]["sent_more_score"] != items[0]["sent_less_score"]
     assert items[1]["sent_less"] == "He cooks well."
     study.remove_pair(0)

@@ -1,4 +1,4 @@
-"""``PairedLikelihood``: a stereotypical/anti-stereotypical pairs study held in the kernel.
+"""``PairedLikelihood``: a more/less stereotypical sentence-pairs study held in the kernel.
 
 Holds the pairs, a likelihood scorer (masked or causal LM) and the options;
 :meth:`PairedLikelihood.run` scores every pair (cached per sentence, so an
@@ -20,6 +20,7 @@ from ..metrics.likelihood import (
     CONVENTIONS,
     PairBiasScore,
     StereoSetScore,
+    check_decimals,
     pair_bias_score,
     stereoset_from_comparisons,
 )
@@ -33,6 +34,12 @@ DEMO_NOTE = (
     "of real models (use e.g. bert-base-uncased)"
 )
 NAMINGS = ("stereo", "crows")
+DIRECTIONS = ("stereo", "antistereo")
+AUTO_DECIMALS = {"cps": 3}
+"""Default rounding per metric: CrowS-Pairs' ``metric.py`` rounds CPS sentence scores to 3
+decimals; Kaneko & Bollegala's AUL/AULA code (and PLL) compare unrounded scores."""
+BATCH_TOLERANCE = 1e-5
+"""Sentence scores agree to about this much across batch sizes and devices (float32 sums)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,15 @@ class PairedLikelihoodResult:
             f"{self.metric.upper()} bias score on {self.model}: {self.bias.score:.2f} "
             f"({self.convention} convention, {ref} = unbiased; {self.bias.n} pairs)"
         )
+        if self.bias.decimals is not None:
+            line = line[:-1] + f", scores rounded to {self.bias.decimals} decimals)"
+        parts = [
+            f"{name} {g.percent_of_decided:.2f}"
+            for name, g in self.bias.by_direction.items()
+            if g.percent_of_decided is not None
+        ]
+        if len(self.bias.by_direction) > 1 and parts:
+            line += "; metric.py sub-scores: " + ", ".join(parts)
         if self.stereoset is not None:
             s = self.stereoset
             line += f"; StereoSet SS {s.ss:.2f}, LMS {s.lms:.2f}, ICAT {s.icat:.2f}"
@@ -103,6 +119,31 @@ class PairedLikelihoodResult:
             for name, g in self.bias.by_bias_type.items()
         }
 
+    def by_direction(self) -> dict[str, dict[str, Any]]:
+        """Per CrowS-Pairs direction: the score over all its pairs and ``metric.py``'s sub-score
+        (``percent_of_decided``: successes over the direction's non-tied pairs)."""
+        if self.bias is None:
+            return {}
+        return {
+            name: {
+                "score": g.score,
+                "percent_stereo": g.percent_stereo,
+                "percent_of_decided": g.percent_of_decided,
+                "n": g.n,
+                "n_more_preferred": g.n_stereo_preferred,
+                "n_ties": g.n_ties,
+            }
+            for name, g in self.bias.by_direction.items()
+        }
+
+    def _rounded_preference(self, row: PairRow) -> int | None:
+        if row.scores is None:
+            return None
+        s, a = row.scores.stereo.score, row.scores.anti.score
+        if self.bias is not None and self.bias.decimals is not None:
+            s, a = round(s, self.bias.decimals), round(a, self.bias.decimals)
+        return 1 if s > a else -1 if s < a else 0
+
     def items(self, naming: str = "stereo") -> list[dict[str, Any]]:
         """One JSON-ready record per pair: CrowS naming (``sent_more_score``) or stereo/anti."""
         if naming not in NAMINGS:
@@ -113,18 +154,18 @@ class PairedLikelihoodResult:
             item: dict[str, Any] = {"bias_type": p.bias_type}
             if p.pair_id:
                 item["pair_id"] = p.pair_id
-            if naming == "crows":
-                more_is_stereo = p.direction == "stereo"
+            if naming == "crows":  # sent_more is the more stereotypical sentence in both directions
                 item.update(sent_more=p.sent_more, sent_less=p.sent_less, stereo_antistereo=p.direction)
                 if sc is not None:
-                    more, less = (sc.stereo, sc.anti) if more_is_stereo else (sc.anti, sc.stereo)
-                    item.update(sent_more_score=more.score, sent_less_score=less.score)
+                    item.update(sent_more_score=sc.stereo.score, sent_less_score=sc.anti.score)
             else:
-                item.update(stereo=p.stereo, anti=p.anti)
+                item.update(stereo=p.stereo, anti=p.anti, direction=p.direction)
                 if sc is not None:
                     item.update(stereo_score=sc.stereo.score, anti_score=sc.anti.score)
             if sc is not None:
-                item.update(difference=sc.difference, preferred=sc.preferred, score=int(sc.preferred == "stereo"))
+                item.update(
+                    difference=sc.difference, preferred=sc.preferred, score=int(self._rounded_preference(row) == 1)
+                )
             if p.unrelated is not None:
                 item["unrelated"] = p.unrelated
                 if row.unrelated_wins is not None:
@@ -147,8 +188,10 @@ class PairedLikelihoodResult:
             "percent_stereo": None if self.bias is None else self.bias.percent_stereo,
             "n": 0 if self.bias is None else self.bias.n,
             "n_ties": 0 if self.bias is None else self.bias.n_ties,
+            "decimals": None if self.bias is None else self.bias.decimals,
             "n_errors": sum(r.error is not None for r in self.rows),
             "by_bias_type": self.by_bias_type(),
+            "by_direction": self.by_direction(),
         }
         if self.stereoset is not None:
             s = self.stereoset
@@ -176,6 +219,7 @@ class PairedLikelihoodResult:
         columns = [
             "pair_id",
             "bias_type",
+            "direction",
             "stereo",
             "anti",
             "stereo_score",
@@ -191,6 +235,7 @@ class PairedLikelihoodResult:
                 {
                     "pair_id": row.pair.pair_id,
                     "bias_type": row.pair.bias_type,
+                    "direction": row.pair.direction,
                     "stereo": row.pair.stereo,
                     "anti": row.pair.anti,
                     "stereo_score": None if sc is None else sc.stereo.score,
@@ -240,12 +285,18 @@ class PairedLikelihoodResult:
 class PairedLikelihood:
     """Score sentence pairs with a language model and summarise the bias.
 
+    Each pair is (more stereotypical, less stereotypical) sentence; the bias
+    score counts ``score(more) > score(less)`` whatever the pair's CrowS-Pairs
+    direction, which only groups the pairs into the stereo / anti-stereo
+    sub-scores (as CrowS-Pairs' ``metric.py``).
+
     Parameters
     ----------
     pairs
         :class:`~embias_widgets.stimuli.pairs.SentencePair` objects,
         ``(stereo, anti)`` or ``(stereo, anti, bias_type)`` tuples, or dicts
-        (``{"stereo", "anti", "bias_type"}`` or CrowS-Pairs names).
+        (``{"stereo", "anti", "bias_type"}`` or CrowS-Pairs names, where
+        ``sent_more`` is the more stereotypical sentence in both directions).
     model
         A registered name (default the offline demo MLM), a hub name or
         local path, or a loaded scorer.
@@ -255,8 +306,12 @@ class PairedLikelihood:
         ``"crows"`` (percentage, 50 = unbiased) or ``"zhou"`` (minus 50, 0 =
         unbiased) for the reported bias score.
     decimals
-        Round sentence scores before comparing (CrowS-Pairs' ``metric.py``
-        rounds to 3); default: compare exactly.
+        Round sentence scores to this many decimals before comparing; equal
+        rounded scores are ties ("neutral"). ``"auto"`` (default): 3 for CPS,
+        as CrowS-Pairs' ``metric.py``; exact for PLL, AUL and AULA, as Kaneko &
+        Bollegala's code. ``None``: always exact. Scores agree across batch
+        sizes to about :data:`BATCH_TOLERANCE` (1e-5); a pair whose outcome
+        could change within that tolerance is named in a note.
     model_options
         Passed to :func:`~embias_widgets.models.language_models.loading.load_likelihood_model`
         (``device``, ``token_budget``, ``progress``, ...).
@@ -269,7 +324,7 @@ class PairedLikelihood:
         model: Any = "embias-demo-mlm",
         metric: str = "cps",
         convention: str = "crows",
-        decimals: int | None = None,
+        decimals: int | str | None = "auto",
         **model_options: Any,
     ) -> None:
         self.scorer = load_likelihood_model(model, **model_options)
@@ -280,12 +335,19 @@ class PairedLikelihood:
         self._check_options()
 
     def _check_options(self) -> None:
-        if self.metric not in self.scorer.metrics:
+        if not isinstance(self.metric, str) or self.metric not in self.scorer.metrics:
             raise ValueError(
                 f"`metric` must be one of {self.scorer.metrics} for {self.scorer.name}, got {self.metric!r}"
             )
-        if self.convention not in CONVENTIONS:
+        if not isinstance(self.convention, str) or self.convention not in CONVENTIONS:
             raise ValueError(f"`convention` must be one of {sorted(CONVENTIONS)}, got {self.convention!r}")
+        if self.decimals != "auto":
+            check_decimals(self.decimals)
+
+    @property
+    def effective_decimals(self) -> int | None:
+        """The rounding used for the current metric (``"auto"`` resolved)."""
+        return AUTO_DECIMALS.get(self.metric) if self.decimals == "auto" else self.decimals
 
     # -- editing -------------------------------------------------------------------------------------
     def add_pair(self, stereo: str, anti: str, bias_type: str = "") -> int:
@@ -325,11 +387,16 @@ class PairedLikelihood:
 
     def run(self, *, metric: str | None = None, convention: str | None = None) -> PairedLikelihoodResult:
         """Score all pairs; a pair that cannot be scored is reported in its row, not raised."""
+        before = (self.metric, self.convention)
         if metric is not None:
             self.metric = metric
         if convention is not None:
             self.convention = convention
-        self._check_options()
+        try:
+            self._check_options()
+        except ValueError:
+            self.metric, self.convention = before  # a rejected option leaves the study as it was
+            raise
         scored = self._score([(p.stereo, p.anti) for p in self.pairs])
         rows = [
             PairRow(p, s, None) if isinstance(s, PairScores) else PairRow(p, None, s)
@@ -343,8 +410,9 @@ class PairedLikelihood:
                 [r.scores.stereo.score for r in ok],
                 [r.scores.anti.score for r in ok],
                 bias_types=[r.pair.bias_type or "(none)" for r in ok],
+                directions=[r.pair.direction for r in ok],
                 convention=self.convention,
-                decimals=self.decimals,
+                decimals=self.effective_decimals,
             )
         errors = len(rows) - len(ok)
         if errors:
@@ -353,7 +421,13 @@ class PairedLikelihood:
         if ok and all(r.pair.unrelated for r in ok):
             rows, stereoset = self._stereoset(rows)
         if bias is not None and bias.n_ties:
-            notes.append(f"{bias.n_ties} tie(s) count as not preferring the stereotype")
+            rounded = "" if bias.decimals is None else f" after rounding to {bias.decimals} decimals"
+            notes.append(
+                f"{bias.n_ties} tie(s) (equal scores{rounded}; 'neutral' in CrowS-Pairs' metric.py) "
+                "count in N but never as preferring the more stereotypical sentence"
+            )
+        if bias is not None:
+            notes.extend(_fragile_notes(ok, bias.decimals))
         return PairedLikelihoodResult(
             model=self.scorer.name,
             model_description=getattr(self.scorer, "description", ""),
@@ -385,6 +459,36 @@ class PairedLikelihood:
             average="target" if all(targets) else "item",
         )
         return rows, result
+
+
+def _fragile_notes(rows: Sequence[PairRow], decimals: int | None) -> list[str]:
+    """A note naming pairs whose outcome could change within the batch-size tolerance.
+
+    Sentence scores agree across batch sizes to about :data:`BATCH_TOLERANCE`.
+    Moving each score by up to that much, the (rounded) difference ranges from
+    ``round(s - tol) - round(a + tol)`` to ``round(s + tol) - round(a - tol)``
+    (rounding is monotone); when those two have different signs the pair could
+    be preferred, tied or reversed in another batching.
+    """
+    tol = BATCH_TOLERANCE
+
+    def rnd(v: float) -> float:
+        return float(v if decimals is None else np.round(v, decimals))
+
+    fragile = []
+    for row in rows:
+        s, a = row.scores.stereo.score, row.scores.anti.score
+        low, high = rnd(s - tol) - rnd(a + tol), rnd(s + tol) - rnd(a - tol)
+        if np.sign(low) != np.sign(high):
+            fragile.append(row.pair.pair_id or row.pair.source or row.pair.stereo[:40])
+    if not fragile:
+        return []
+    how = "" if decimals is None else f" after rounding to {decimals} decimals"
+    shown = ", ".join(repr(f) for f in fragile[:5]) + (" ..." if len(fragile) > 5 else "")
+    return [
+        f"{len(fragile)} pair(s) could be preferred, tied or reversed{how} if their scores moved by "
+        f"{tol:g}, the batch-size tolerance ({shown}): their outcome can depend on batch size or device"
+    ]
 
 
 def as_pair(value: Any, *, where: str = "pair") -> SentencePair:

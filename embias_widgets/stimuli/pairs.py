@@ -1,11 +1,16 @@
 """Sentence pairs for likelihood tests, and readers for the formats they come in.
 
 - CrowS-Pairs CSV (Nangia et al. 2020): ``sent_more, sent_less,
-  stereo_antistereo, bias_type`` columns. ``sent_more`` is the sentence about
-  the historically disadvantaged group; when ``stereo_antistereo`` is
-  ``antistereo`` it *violates* a stereotype, so the stereotypical sentence of
-  the pair is ``sent_less`` (as in CrowS-Pairs' ``metric.py``). Read from a
-  path, or from :data:`CROWS_PAIRS_URL` into a local cache.
+  stereo_antistereo, bias_type`` columns. ``sent_more`` is the *more
+  stereotypical* sentence of the pair in both directions ("The man was highly
+  skilled in CAD engineering." is ``sent_more`` of an ``antistereo`` row), so
+  it becomes :attr:`SentencePair.stereo` and ``sent_less`` becomes
+  :attr:`SentencePair.anti` whatever ``stereo_antistereo`` says; that column
+  is kept as :attr:`SentencePair.direction` and only decides which sub-score
+  (stereo / anti-stereo) the pair is reported under, as in CrowS-Pairs'
+  ``metric.py``, which counts ``score(sent_more) > score(sent_less)`` in both
+  directions. Read from a path, or from :data:`CROWS_PAIRS_URL` into a local
+  cache.
 - StereoSet (Nadeem et al. 2021): the official nested dev JSON
   (``data.intrasentence[].sentences[]`` with ``gold_label``) or a flat JSON
   Lines file with ``stereotype``, ``anti-stereotype`` and ``unrelated`` fields.
@@ -44,12 +49,17 @@ class PairFileError(ValueError):
 
 @dataclass(frozen=True)
 class SentencePair:
-    """A stereotypical and an anti-stereotypical sentence, with what is known about them.
+    """A more and a less stereotypical sentence, with what is known about them.
 
-    ``sent_more``/``sent_less`` give the CrowS-Pairs view: ``direction`` says
-    whether ``sent_more`` is the stereotypical sentence (``"stereo"``) or the
-    anti-stereotypical one (``"antistereo"``). ``unrelated`` is StereoSet's
-    third option; ``sense_key`` is an SSSB WordNet sense key.
+    ``stereo`` is the more stereotypical sentence (CrowS-Pairs' ``sent_more``,
+    StereoSet's stereotype, SSSB's ``stereo`` line) and ``anti`` the less
+    stereotypical one (``sent_less``, the anti-stereotype, SSSB's ``anti``).
+    ``direction`` is CrowS-Pairs' ``stereo_antistereo`` label: whether the
+    pair's more stereotypical sentence expresses a stereotype about a
+    disadvantaged group (``"stereo"``) or violates one about an advantaged
+    group (``"antistereo"``). It never swaps the sentences; it only says which
+    sub-score the pair counts under. ``unrelated`` is StereoSet's third
+    option; ``sense_key`` is an SSSB WordNet sense key.
     """
 
     stereo: str
@@ -64,11 +74,13 @@ class SentencePair:
 
     @property
     def sent_more(self) -> str:
-        return self.stereo if self.direction == "stereo" else self.anti
+        """CrowS-Pairs' name for the more stereotypical sentence (``stereo``), in both directions."""
+        return self.stereo
 
     @property
     def sent_less(self) -> str:
-        return self.anti if self.direction == "stereo" else self.stereo
+        """CrowS-Pairs' name for the less stereotypical sentence (``anti``), in both directions."""
+        return self.anti
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record, empty fields left out."""
@@ -77,15 +89,14 @@ class SentencePair:
     @classmethod
     def from_dict(cls, record: Mapping[str, Any], *, where: str = "pair") -> SentencePair:
         """From ``{"stereo", "anti", ...}`` or CrowS names ``{"sent_more", "sent_less",
-        "stereo_antistereo", ...}``; raises ``ValueError`` naming ``where`` and the fix."""
+        "stereo_antistereo", ...}`` (``sent_more`` is ``stereo`` in both directions);
+        raises ``ValueError`` naming ``where`` and the fix."""
         rec = dict(record)
         if "stereo" not in rec and "sent_more" in rec:
             direction = str(rec.get("stereo_antistereo", rec.get("direction", "stereo"))).strip()
             if direction not in ("stereo", "antistereo"):
                 raise ValueError(f"{where}: stereo_antistereo must be 'stereo' or 'antistereo', got {direction!r}")
-            more, less = str(rec["sent_more"]), str(rec.get("sent_less", ""))
-            stereo, anti = (more, less) if direction == "stereo" else (less, more)
-            rec = {**rec, "stereo": stereo, "anti": anti, "direction": direction}
+            rec = {**rec, "stereo": rec["sent_more"], "anti": rec.get("sent_less", ""), "direction": direction}
         known = {f for f in cls.__dataclass_fields__}
         unknown = sorted(set(rec) - known - {"sent_more", "sent_less", "stereo_antistereo"})
         if unknown:
@@ -98,7 +109,11 @@ class SentencePair:
         """Raise ``ValueError`` if a sentence is empty or the direction unknown."""
         for role in ("stereo", "anti"):
             value = getattr(self, role)
-            if not isinstance(value, str) or not value.strip():
+            if not isinstance(value, str):
+                raise ValueError(
+                    f"{where}: the {role} sentence must be text, got {type(value).__name__} {value!r}; type a sentence"
+                )
+            if not value.strip():
                 raise ValueError(f"{where}: the {role} sentence is empty; type a sentence")
         if self.direction not in ("stereo", "antistereo"):
             raise ValueError(f"{where}: direction must be 'stereo' or 'antistereo', got {self.direction!r}")

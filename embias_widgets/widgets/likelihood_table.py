@@ -30,7 +30,11 @@ GROUPINGS = {"": "no grouping", "bias_type": "bias type / sense type", "sense_ke
 
 
 class PairedLikelihoodTable(anywidget.AnyWidget):
-    """Rows of (stereotypical, anti-stereotypical) pairs scored by a language model.
+    """Rows of (more stereotypical, less stereotypical) sentence pairs scored by a language model.
+
+    The left column is CrowS-Pairs' ``sent_more`` (the more stereotypical
+    sentence, in both directions), the right one ``sent_less``; an
+    ``antistereo`` row is marked as such and stays in those columns.
 
     Parameters
     ----------
@@ -45,8 +49,9 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
     _css = STATIC / "paired_likelihood_table.css"
 
     pairs = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """``[{"stereo", "anti", "bias_type", "sense_key"}]``: what the user typed (rows are added and edited here).
-    ``sense_key`` (a WordNet 3.0 key, e.g. from an SSSB file) is optional."""
+    """``[{"stereo", "anti", "bias_type"[, "sense_key", "direction"]}]``: what the user typed (``stereo`` =
+    more stereotypical sentence, ``anti`` = less; rows are added and edited here). ``sense_key`` (a WordNet
+    3.0 key, e.g. from an SSSB file) and ``direction`` (CrowS-Pairs' ``stereo_antistereo``) are optional."""
     metric = traitlets.Unicode("cps").tag(sync=True)
     """``cps``, ``pll``, ``aul`` or ``aula``."""
     convention = traitlets.Unicode("crows").tag(sync=True)
@@ -202,6 +207,8 @@ def _pair_record(pair: SentencePair) -> dict[str, str]:
     record = {"stereo": pair.stereo, "anti": pair.anti, "bias_type": pair.bias_type}
     if pair.sense_key:
         record["sense_key"] = pair.sense_key
+    if pair.direction != "stereo":
+        record["direction"] = pair.direction
     return record
 
 
@@ -212,6 +219,7 @@ def _pair_of(record: dict[str, Any]) -> SentencePair:
         anti=str(record.get("anti", "")),
         bias_type=str(record.get("bias_type", "")).strip(),
         sense_key=str(record.get("sense_key", "") or "").strip(),
+        direction=str(record.get("direction", "stereo")).strip() or "stereo",
     )
 
 
@@ -264,6 +272,7 @@ def rows_of(result: PairedLikelihoodResult) -> list[dict[str, Any]]:
             "index": index,
             "bias_type": row.pair.bias_type or "(none)",
             "sense_key": row.pair.sense_key,
+            "direction": row.pair.direction,
             "error": row.error or "",
         }
         if row.scores is None:
@@ -302,6 +311,7 @@ def group_scores(result: PairedLikelihoodResult, rows: list[PairRow], group_by: 
         [r.scores.anti.score for r in rows],
         bias_types=labels,
         convention=result.convention,
+        decimals=None if result.bias is None else result.bias.decimals,
     )
     out = []
     for name, g in bias.by_bias_type.items():
@@ -353,7 +363,11 @@ def summary_of(
     if not rows:
         return {**base, "score": None, "n": 0, "n_stereo_preferred": 0, "n_ties": 0}
     bias = pair_bias_score(
-        [r.scores.stereo.score for r in rows], [r.scores.anti.score for r in rows], convention=result.convention
+        [r.scores.stereo.score for r in rows],
+        [r.scores.anti.score for r in rows],
+        directions=[r.pair.direction for r in rows],
+        convention=result.convention,
+        decimals=None if result.bias is None else result.bias.decimals,
     )
     out = {
         **base,
@@ -362,6 +376,11 @@ def summary_of(
         "n": bias.n,
         "n_stereo_preferred": bias.n_stereo_preferred,
         "n_ties": bias.n_ties,
+        "decimals": bias.decimals,
+        "by_direction": {
+            k: {"percent_of_decided": g.percent_of_decided, "n": g.n, "n_ties": g.n_ties}
+            for k, g in bias.by_direction.items()
+        },
     }
     if result.stereoset is not None and not bias_type:
         s = result.stereoset
