@@ -1,0 +1,542 @@
+"""``NliProbe``: the NLI bias probes of Dev et al. (2020) run on any NLI classifier, locally or on Dask.
+
+A probe (:mod:`embias_widgets.stimuli.nli_probes`, up to ~2 million pairs) is
+cut into chunks by index range. Each chunk is generated from its range,
+scored by the classifier and reduced at once to sufficient statistics
+(:class:`~embias_widgets.metrics.neutrality.NeutralityStats`: per word pair
+sums and counts) plus its top-k pairs by entailment and by contradiction;
+the pairs themselves are dropped, so memory does not grow with the probe.
+
+Engines (:meth:`NliProbe.run`):
+
+- ``"local"`` (default): in this process, chunk after chunk, one model.
+- ``"dask"``: a ``dask.distributed`` cluster (``scheduler="tcp://host:8786"``
+  or ``workers=N`` for a ``LocalCluster`` of N single-thread processes). Each
+  task gets an index range; a worker loads the model once (a per-process cache
+  keyed by the model's name and options) and returns the chunk's statistics;
+  the client reduces them in chunk order, so the result equals the local
+  engine's exactly (same chunks, same model, same order of float sums).
+
+With ``results_dir`` every finished chunk is written to its own file (written
+to a temporary name, then renamed) next to a ``run.json`` manifest; a re-run
+with the same probe, model and options loads the finished chunks and scores
+only the rest, so an interrupted run loses no finished chunk. ``on_chunk``
+receives the result reduced so far after each chunk (the widget draws
+partial results with it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..metrics.neutrality import DEFAULT_TAUS, LABELS, NeutralityStats, TopPairs, threshold_key
+from ..models.nli_classifiers import check_probabilities, is_nli_classifier, load_nli_model
+from ..stimuli.nli_probes import PairSource, load_pairs
+
+ENGINES = ("local", "dask")
+DEMO_NOTE = (
+    "DEMO model: a small offline NLI head for trying the method; its scores say nothing about the bias of "
+    "real NLI models (use e.g. a model fine-tuned on SNLI or MNLI)"
+)
+LEVEL_NOTES = {
+    "pairs": "over sentence pairs (AllenNLP's fairness metric, MABEL and later papers)",
+    "word_pairs": "over (premise word, hypothesis word) pairs after averaging each over its templates "
+    "(the authors' evaluation.py)",
+}
+
+
+class NliRunError(RuntimeError):
+    """A run that cannot start or continue (cluster unreachable, results dir of another run)."""
+
+
+# -- one chunk ------------------------------------------------------------------------------------------
+@dataclass
+class ChunkResult:
+    """What a chunk of pairs ``start .. stop-1`` leaves behind."""
+
+    start: int
+    stop: int
+    stats: NeutralityStats
+    top: dict[str, TopPairs]  # "entailment", "contradiction" -> k largest, by pair index
+    top_probs: dict[int, np.ndarray]  # (e, n, c) of every pair in ``top``
+    seconds: float = 0.0
+    probs: np.ndarray | None = None  # (stop - start, 3) when per-pair rows are kept
+
+    def save(self, path: Path) -> None:
+        """Write atomically (temporary file, then rename)."""
+        idx = np.array(sorted(self.top_probs), dtype=np.int64)
+        arrays: dict[str, Any] = dict(
+            range=np.array([self.start, self.stop]), taus=np.array(self.stats.taus), seconds=np.array(self.seconds),
+            keys_p=np.array([k[0] for k in self.stats.keys], dtype=str),
+            keys_h=np.array([k[1] for k in self.stats.keys], dtype=str),
+            count=self.stats.count, sums=self.stats.sums, argmax=self.stats.argmax, above=self.stats.above,
+            top_idx=idx, top_probs=np.array([self.top_probs[i] for i in idx]).reshape(-1, 3),
+        )
+        for label, top in self.top.items():
+            arrays[f"top_{label}_k"] = np.array(top.k)
+            arrays[f"top_{label}_values"] = top.values
+            arrays[f"top_{label}_indices"] = top.indices
+        if self.probs is not None:
+            arrays["probs"] = self.probs
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as handle:
+            np.savez(handle, **arrays)
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> ChunkResult:
+        with np.load(path, allow_pickle=False) as z:
+            keys = list(zip(z["keys_p"].tolist(), z["keys_h"].tolist(), strict=True))
+            stats = NeutralityStats(tuple(z["taus"].tolist()), keys, z["count"], z["sums"], z["argmax"], z["above"])
+            top = {label: TopPairs(int(z[f"top_{label}_k"]), z[f"top_{label}_values"], z[f"top_{label}_indices"])
+                   for label in ("entailment", "contradiction")}
+            top_probs = dict(zip(z["top_idx"].tolist(), z["top_probs"], strict=True))
+            start, stop = (int(x) for x in z["range"])
+            probs = z["probs"] if "probs" in z.files else None
+            return cls(start, stop, stats, top, top_probs, float(z["seconds"]), probs)
+
+
+def score_chunk(classifier: Any, source: PairSource, start: int, stop: int, *, taus: Sequence[float],
+                top_k: int, per_pair: bool = False) -> ChunkResult:
+    """Generate pairs ``start .. stop-1``, score them, reduce them (the unit of work of every engine)."""
+    t0 = time.perf_counter()
+    chunk = source.chunk(start, stop)
+    P = check_probabilities(classifier.predict(chunk.premises, chunk.hypotheses), len(chunk),
+                            name=getattr(classifier, "name", "classifier"))
+    stats = NeutralityStats.from_probs(P, chunk.premise_words, chunk.hypothesis_words, taus)
+    index = np.arange(start, stop, dtype=np.int64)
+    top = {label: TopPairs(top_k).update(P[:, LABELS.index(label)], index) for label in ("entailment", "contradiction")}
+    kept = {int(i) for t in top.values() for i in t.indices}
+    return ChunkResult(start, stop, stats, top, {i: P[i - start].copy() for i in kept},
+                       time.perf_counter() - t0, P if per_pair else None)
+
+
+_WORKER_MODELS: dict[str, Any] = {}
+
+
+def _cached_model(spec: Any, options: dict[str, Any]) -> Any:
+    """The classifier of ``spec`` in this process, loaded once (a Dask worker keeps it across tasks)."""
+    if not isinstance(spec, str):
+        return load_nli_model(spec)
+    key = json.dumps([spec, options], sort_keys=True, default=str)
+    if key not in _WORKER_MODELS:
+        _WORKER_MODELS[key] = load_nli_model(spec, **options)
+    return _WORKER_MODELS[key]
+
+
+def _dask_task(spec: Any, options: dict[str, Any], source: PairSource, start: int, stop: int,
+               taus: Sequence[float], top_k: int, per_pair: bool) -> ChunkResult:
+    return score_chunk(_cached_model(spec, options), source, start, stop, taus=taus, top_k=top_k, per_pair=per_pair)
+
+
+# -- the result ---------------------------------------------------------------------------------------------
+@dataclass
+class NliProbeResult:
+    """Neutrality scores of a probe (both levels), the top pairs, and what the run cost.
+
+    ``n_pairs`` is the size of the run; ``n_scored`` how many pairs are in the
+    statistics (less while a run is in progress).
+    """
+
+    model: str
+    model_description: str
+    probe: str
+    source: PairSource
+    n_pairs: int
+    stats: NeutralityStats
+    top: dict[str, TopPairs]
+    top_probs: dict[int, np.ndarray]
+    chunks: list[ChunkResult] = field(default_factory=list, repr=False)
+    seconds: float = 0.0
+    engine: str = "local"
+    notes: tuple[str, ...] = ()
+
+    @property
+    def n_scored(self) -> int:
+        return self.stats.n_pairs
+
+    @property
+    def complete(self) -> bool:
+        return self.n_scored == self.n_pairs
+
+    @property
+    def is_demo(self) -> bool:
+        return "demo" in self.model.lower() or "demo" in self.model_description.lower()
+
+    @classmethod
+    def reduce(cls, parts: Sequence[ChunkResult], *, taus: Sequence[float], top_k: int, **meta: Any) -> NliProbeResult:
+        """Merge chunk results in chunk order (fixed order: the float sums are then reproducible)."""
+        parts = sorted(parts, key=lambda c: c.start)
+        stats = NeutralityStats.combine((c.stats for c in parts), taus)
+        top = {label: TopPairs(top_k) for label in ("entailment", "contradiction")}
+        probs: dict[int, np.ndarray] = {}
+        for c in parts:
+            for label in top:
+                top[label] = top[label].merge(c.top[label])
+            probs.update(c.top_probs)
+        kept = {int(i) for t in top.values() for i in t.indices}
+        return cls(stats=stats, top=top, top_probs={i: probs[i] for i in sorted(kept)}, chunks=list(parts), **meta)
+
+    def add(self, chunk: ChunkResult, *, seconds: float | None = None) -> NliProbeResult:
+        """A new result with one more chunk merged in (float sums in arrival order)."""
+        top = {label: t.merge(chunk.top[label]) for label, t in self.top.items()}
+        probs = {**self.top_probs, **chunk.top_probs}
+        kept = {int(i) for t in top.values() for i in t.indices}
+        return replace(self, stats=self.stats.merge(chunk.stats), top=top,
+                       top_probs={i: probs[i] for i in sorted(kept)}, chunks=[*self.chunks, chunk],
+                       seconds=self.seconds if seconds is None else seconds)
+
+    # -- scores -------------------------------------------------------------------------------------------
+    def scores(self) -> dict[str, dict[str, float]]:
+        """``{"pairs": {...}, "word_pairs": {...}}``, each with net_neutral, fraction_neutral, threshold_tau."""
+        return {"pairs": self.stats.pair_level(), "word_pairs": self.stats.word_level()}
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON object of ``embias nli``: model, n_pairs, and both levels."""
+        out: dict[str, Any] = {"model": self.model, "probe": self.probe, "n_pairs": self.n_scored}
+        out.update(self.scores())
+        out["n_word_pairs"] = self.stats.n_word_pairs
+        out["levels"] = dict(LEVEL_NOTES)
+        if self.is_demo:
+            out["note"] = DEMO_NOTE
+        return out
+
+    def slice(self, premise_word: Any = None, hypothesis_word: Any = None) -> dict[str, dict[str, float]]:
+        """Both levels restricted to pairs with these slot values (e.g. premise "rude", hypothesis "Iraqi")."""
+        s = self.stats.slice(premise_word, hypothesis_word)
+        return {"pairs": s.pair_level(), "word_pairs": s.word_level(), "n_pairs": s.n_pairs}
+
+    # -- tables -------------------------------------------------------------------------------------------
+    def scores_table(self) -> Any:
+        """Tidy: one row per (level, measure)."""
+        import pandas as pd
+
+        rows = [{"level": level, "measure": m, "value": v} for level, d in self.scores().items() for m, v in d.items()]
+        return pd.DataFrame(rows, columns=["level", "measure", "value"])
+
+    def word_pairs_table(self) -> Any:
+        """One row per (premise word, hypothesis word): pairs and mean (e, n, c) over its templates."""
+        import pandas as pd
+
+        M = self.stats.word_pair_means()
+        return pd.DataFrame({
+            "premise_word": [k[0] for k in self.stats.keys],
+            "hypothesis_word": [k[1] for k in self.stats.keys],
+            "n_pairs": self.stats.count,
+            **{label: M[:, j] for j, label in enumerate(LABELS)},
+        })
+
+    def top_pairs(self, by: str = "entailment") -> Any:
+        """The top-k sentence pairs by ``by`` (entailment or contradiction), as the paper's Tables 2, 4, 6."""
+        import pandas as pd
+
+        if by not in self.top:
+            raise ValueError(f"`by` must be one of {sorted(self.top)}, got {by!r}")
+        rows = []
+        for i in self.top[by].indices.tolist():
+            pair = next(iter(self.source.iter_pairs(i, i + 1)))
+            rows.append({"index": i, "id": pair.id, "premise_word": pair.premise_word, "verb": pair.verb,
+                         "object": pair.object, "hypothesis_word": pair.hypothesis_word, "premise": pair.premise,
+                         "hypothesis": pair.hypothesis,
+                         **{label: float(self.top_probs[i][j]) for j, label in enumerate(LABELS)}})
+        return pd.DataFrame(rows)
+
+    def top_word_pairs(self, by: str = "entailment", k: int = 10) -> Any:
+        import pandas as pd
+
+        return pd.DataFrame(self.stats.top_word_pairs(k, by=by))
+
+    def pairs_table(self) -> Any:
+        """One row per scored pair with (e, n, c): only when the run kept per-pair rows (``per_pair=True``)."""
+        import pandas as pd
+
+        if any(c.probs is None for c in self.chunks):
+            raise ValueError("per-pair rows were not kept: run with per_pair=True")
+        frames = []
+        for c in sorted(self.chunks, key=lambda c: c.start):
+            chunk = self.source.chunk(c.start, c.stop)
+            frames.append(pd.DataFrame({
+                "index": np.arange(c.start, c.stop), "id": chunk.ids, "premise_word": chunk.premise_words,
+                "hypothesis_word": chunk.hypothesis_words, "template_type": chunk.template_types,
+                "premise": chunk.premises, "hypothesis": chunk.hypotheses,
+                **{label: c.probs[:, j] for j, label in enumerate(LABELS)},
+            }))
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    # -- charts -------------------------------------------------------------------------------------------
+    def chart(self) -> Any:
+        """Bars of NN, FN, T:tau at both levels (1 = neutral everywhere, the unbiased value)."""
+        import altair as alt
+
+        data = self.scores_table()
+        title = f"{self.probe}: neutrality of {self.model}" + (" (DEMO model)" if self.is_demo else "")
+        return (
+            alt.Chart(data, title=title)
+            .mark_bar()
+            .encode(
+                x=alt.X("value:Q", scale=alt.Scale(domain=[0, 1]), title="score (1 = all neutral)"),
+                y=alt.Y("measure:N", sort=None, title=None),
+                row=alt.Row("level:N", title=None),
+                tooltip=["level", "measure", alt.Tooltip("value:Q", format=".3f")],
+            )
+        )
+
+    def heatmap(self, label: str = "neutral") -> Any:
+        """Premise word x hypothesis word, colour = mean P(label) over templates."""
+        import altair as alt
+
+        if label not in LABELS:
+            raise ValueError(f"`label` must be one of {LABELS}, got {label!r}")
+        data = self.word_pairs_table()
+        return (
+            alt.Chart(data, title=f"mean P({label}) per word pair, {self.model}")
+            .mark_rect()
+            .encode(
+                x=alt.X("hypothesis_word:N", sort=None, title="hypothesis word"),
+                y=alt.Y("premise_word:N", sort=None, title="premise word"),
+                color=alt.Color(f"{label}:Q", scale=alt.Scale(domain=[0, 1])),
+                tooltip=["premise_word", "hypothesis_word", "n_pairs", *[alt.Tooltip(f"{lb}:Q", format=".3f")
+                                                                         for lb in LABELS]],
+            )
+        )
+
+
+# -- the study ---------------------------------------------------------------------------------------------
+def _iv_run(chunk_size: int, top_k: int, taus: Sequence[float], engine: str) -> None:
+    if int(chunk_size) < 1:
+        raise ValueError(f"`chunk_size` must be a positive number of pairs, got {chunk_size}")
+    if int(top_k) < 0:
+        raise ValueError(f"`top_k` must be >= 0, got {top_k}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: use one of {', '.join(ENGINES)}")
+    NeutralityStats(tuple(taus))  # validates taus
+
+
+class NliProbe:
+    """A probe (named, a pairs CSV, or a :class:`~embias_widgets.stimuli.nli_probes.PairSource`) and a model.
+
+    Parameters
+    ----------
+    pairs
+        ``"gender-occupation"``, ``"nationality-polarity"``, ``"religion-polarity"``, a CSV path in the
+        authors' layout, or a pair source (``user_probe([...], [...])``).
+    model
+        A registered name (``"embias-demo-nli"``), hub name or directory of a sequence-classification NLI
+        model, or any :class:`~embias_widgets.models.nli_classifiers.NliClassifier`.
+    taus
+        Thresholds of ``T:tau`` (default 0.5 and 0.7, the paper's).
+    limit
+        Score only the first ``limit`` pairs (a subset; the result says how many of how many).
+    model_options
+        Passed to the model loader (``device``, ``token_budget``, ...).
+    """
+
+    def __init__(self, pairs: Any, model: Any = "embias-demo-nli", *, taus: Sequence[float] = DEFAULT_TAUS,
+                 chunk_size: int = 4096, top_k: int = 10, limit: int | None = None,
+                 model_options: dict[str, Any] | None = None) -> None:
+        _iv_run(chunk_size, top_k, taus, "local")
+        self.source = load_pairs(pairs)
+        self.model_spec = model
+        self.model_options = dict(model_options or {})
+        self.taus = tuple(float(t) for t in taus)
+        self.chunk_size = int(chunk_size)
+        self.top_k = int(top_k)
+        n = len(self.source)
+        if limit is not None and int(limit) < 1:
+            raise ValueError(f"`limit` must be a positive number of pairs, got {limit}")
+        self.n_pairs = n if limit is None else min(n, int(limit))
+        self._model: Any = None
+
+    def __repr__(self) -> str:
+        return f"NliProbe({self.source.name!r}, {self.n_pairs:,} pairs, model={self.model_name!r})"
+
+    @property
+    def model_name(self) -> str:
+        spec = self.model_spec
+        return spec if isinstance(spec, str) else str(getattr(spec, "name", type(spec).__name__))
+
+    @property
+    def model(self) -> Any:
+        """The classifier in this process (loaded on first use)."""
+        if self._model is None:
+            self._model = _cached_model(self.model_spec, self.model_options)
+        return self._model
+
+    def chunk_ranges(self) -> list[tuple[int, int]]:
+        return [(a, min(a + self.chunk_size, self.n_pairs)) for a in range(0, self.n_pairs, self.chunk_size)]
+
+    # -- persistence -------------------------------------------------------------------------------------------
+    def _manifest(self) -> dict[str, Any]:
+        return {"probe": self.source.name, "n_pairs": self.n_pairs, "source_pairs": len(self.source),
+                "model": self.model_name, "model_options": self.model_options, "taus": list(self.taus),
+                "chunk_size": self.chunk_size, "top_k": self.top_k,
+                "first_id": next(iter(self.source.iter_pairs(0, 1))).id}
+
+    def _open_results(self, results_dir: Path | None, per_pair: bool) -> dict[int, ChunkResult]:
+        if results_dir is None:
+            return {}
+        results_dir.mkdir(parents=True, exist_ok=True)
+        manifest = {**self._manifest(), "per_pair": per_pair}
+        path = results_dir / "run.json"
+        if path.exists():
+            old = json.loads(path.read_text())
+            if old != json.loads(json.dumps(manifest, default=str)):
+                diff = sorted(k for k in manifest if old.get(k) != json.loads(json.dumps(manifest[k], default=str)))
+                raise NliRunError(f"{results_dir} holds results of another run (differs in {', '.join(diff)}): "
+                                  "give an empty results directory or the same probe, model and options")
+        else:
+            path.write_text(json.dumps(manifest, indent=1, default=str))
+        done = {}
+        for f in sorted(results_dir.glob("chunk_*.npz")):
+            c = ChunkResult.load(f)
+            done[c.start] = c
+        return done
+
+    @staticmethod
+    def _chunk_path(results_dir: Path, start: int, stop: int) -> Path:
+        return results_dir / f"chunk_{start:012d}_{stop:012d}.npz"
+
+    # -- running -----------------------------------------------------------------------------------------------
+    def run(self, *, engine: str = "local", scheduler: str | None = None, workers: int | None = None,
+            results_dir: str | Path | None = None, per_pair: bool = False,
+            on_chunk: Callable[[NliProbeResult], Any] | None = None, progress: bool = False,
+            connect_timeout: float = 5.0) -> NliProbeResult:
+        """Score every pair (or the first ``limit``) and return the reduced result.
+
+        ``engine="dask"`` (implied by ``scheduler`` or ``workers``) runs chunks on a cluster;
+        ``on_chunk(result_so_far)`` is called after each finished chunk.
+        """
+        if scheduler is not None or workers is not None:
+            engine = "dask"
+        _iv_run(self.chunk_size, self.top_k, self.taus, engine)
+        out_dir = None if results_dir is None else Path(results_dir).expanduser()
+        done = self._open_results(out_dir, per_pair)
+        todo = [(a, b) for a, b in self.chunk_ranges() if a not in done]
+        t0 = time.perf_counter()
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=self.n_pairs, initial=sum(c.stop - c.start for c in done.values()),
+                       desc=f"NLI probe {self.source.name}", unit="pair")
+
+        partial: list[NliProbeResult] = []
+
+        def finished(c: ChunkResult) -> None:
+            done[c.start] = c
+            if out_dir is not None:
+                c.save(self._chunk_path(out_dir, c.start, c.stop))
+            if bar is not None:
+                bar.update(c.stop - c.start)
+            if on_chunk is not None:  # running merge in arrival order: cheap, for display only
+                if not partial:
+                    partial.append(self._reduce(done.values(), time.perf_counter() - t0, engine))
+                else:
+                    partial[0] = partial[0].add(c, seconds=time.perf_counter() - t0)
+                on_chunk(partial[0])
+
+        try:
+            if engine == "local":
+                for a, b in todo:
+                    finished(score_chunk(self.model, self.source, a, b, taus=self.taus, top_k=self.top_k,
+                                         per_pair=per_pair))
+            else:
+                self._run_dask(todo, finished, scheduler, workers, per_pair, connect_timeout)
+        finally:
+            if bar is not None:
+                bar.close()
+        return self._reduce(done.values(), time.perf_counter() - t0, engine)
+
+    def _reduce(self, parts: Any, seconds: float, engine: str) -> NliProbeResult:
+        description = ""
+        if self._model is not None or engine == "local":
+            description = getattr(self.model, "description", "")
+        elif isinstance(self.model_spec, str):
+            from ..models.registry import available_models
+
+            description = available_models().get(self.model_spec, "")
+        notes = ()
+        if self.n_pairs < len(self.source):
+            notes = (f"a subset: the first {self.n_pairs:,} of {len(self.source):,} pairs",)
+        return NliProbeResult.reduce(
+            list(parts), taus=self.taus, top_k=self.top_k, model=self.model_name, model_description=description,
+            probe=self.source.name, source=self.source, n_pairs=self.n_pairs, seconds=seconds, engine=engine,
+            notes=notes,
+        )
+
+    def _run_dask(self, todo: list[tuple[int, int]], finished: Callable[[ChunkResult], None],
+                  scheduler: str | None, workers: int | None, per_pair: bool, connect_timeout: float) -> None:
+        try:
+            from distributed import Client, LocalCluster, as_completed
+        except ImportError as err:  # pragma: no cover - the scale extra is part of test
+            raise NliRunError("the Dask engine needs `distributed`: pip install 'embias-widgets[scale]'") from err
+        cluster = None
+        if scheduler is None:
+            n = int(workers or 1)
+            if n < 1:
+                raise ValueError(f"`workers` must be >= 1, got {workers}")
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+            address = cluster.scheduler_address
+        else:
+            address = scheduler
+        try:
+            try:
+                client = Client(address, timeout=f"{connect_timeout}s")
+            except (OSError, TimeoutError) as err:
+                raise NliRunError(f"no Dask scheduler answers at {address} within {connect_timeout:g} s ({err}); "
+                                  "start one (dask scheduler) or use --workers N for a local cluster") from None
+            try:
+                spec = self.model_spec
+                if not isinstance(spec, str):  # an object: ship it once to every worker
+                    spec = client.scatter(spec, broadcast=True)
+                futures = [client.submit(_dask_task, spec, self.model_options, self.source, a, b, self.taus,
+                                         self.top_k, per_pair, key=f"nli-chunk-{a}-{b}-{id(self)}", pure=False)
+                           for a, b in todo]
+                for future in as_completed(futures):
+                    finished(future.result())
+            finally:
+                client.close()
+        finally:
+            if cluster is not None:
+                cluster.close()
+
+
+# -- debiasing before / after -----------------------------------------------------------------------------------
+def debias_comparison(pairs: Any, model: Any, *, words: Sequence[str] = ("he", "she"), random_seed: int = 0,
+                      **probe_options: Any) -> Any:
+    """NN/FN/T of a probe before debiasing, after projecting the ``words`` direction out of the model's input
+    word embeddings, and after projecting out a random direction (Dev et al. 2020, section 4; the control of
+    Tables 8, 12, 14). Tidy DataFrame: level, measure, model variant, value."""
+    import pandas as pd
+
+    from ..models.nli_classifiers.debias import debias_input_embeddings, random_control
+
+    clf = load_nli_model(model) if not is_nli_classifier(model) else model
+    variants = {"before": clf, "debiased": debias_input_embeddings(clf, words=words),
+                "random direction": random_control(clf, 1, seed=random_seed)}
+    rows = []
+    for variant, m in variants.items():
+        result = NliProbe(pairs, m, **probe_options).run()
+        for level, scores in result.scores().items():
+            rows.extend({"level": level, "measure": k, "variant": variant, "value": v} for k, v in scores.items())
+    return pd.DataFrame(rows, columns=["level", "measure", "variant", "value"])
+
+
+__all__ = [
+    "ENGINES",
+    "ChunkResult",
+    "NliProbe",
+    "NliProbeResult",
+    "NliRunError",
+    "debias_comparison",
+    "score_chunk",
+    "threshold_key",
+]
