@@ -163,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_weat(sub)
     _add_pll(sub)
+    from .cli_nli import add_nli  # NLI probes live in their own module
+
+    add_nli(sub)
     return parser
 
 

@@ -53,7 +53,7 @@ LEVEL_NOTES = {
 }
 
 
-class NliRunError(RuntimeError):
+class NliRunError(ValueError):
     """A run that cannot start or continue (cluster unreachable, results dir of another run)."""
 
 

@@ -1,0 +1,132 @@
+"""``embias nli``: the NLI bias probes of Dev et al. (2020) from the command line.
+
+    embias nli (--probe NAME | --pairs FILE.csv) [--model M] [--format json|table] [--per-pair]
+               [--scheduler tcp://host:8786 | --workers N] [--limit N] [--chunk-size N]
+               [--results-dir DIR] [--style authors|paper] [--tau T ...] [--top-k K]
+
+Prints one JSON object: ``model``, ``n_pairs``, and ``pairs`` (over sentence
+pairs) and ``word_pairs`` (over word pairs after averaging each over its
+templates), each with ``net_neutral``, ``fraction_neutral`` and
+``threshold_<tau>``; ``--per-pair`` adds ``per_pair`` rows with
+``entailment``, ``neutral``, ``contradiction``. Kept in its own module; the
+``embias`` entry point (:mod:`embias_widgets.cli`) adds it with :func:`add_nli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .metrics.neutrality import DEFAULT_TAUS
+
+
+def add_nli(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("nli", help="NLI bias probes (Dev et al. 2020): net neutral, fraction neutral, threshold",
+                       description="Score template sentence pairs that should all be neutral with an NLI model; "
+                       "deviation from neutral is bias (Dev, Li, Phillips & Srikumar 2020).")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--probe", metavar="NAME",
+                     help="gender-occupation, gender-occupation-authors, nationality-polarity, religion-polarity")
+    src.add_argument("--pairs", metavar="FILE.csv",
+                     help="pairs in the authors' CSV layout (id, pair type, premise_filler_word, "
+                     "hypothesis_filler_word, template_type, premise, hypothesis)")
+    p.add_argument("--model", default="embias-demo-nli", metavar="NAME_OR_PATH",
+                   help="registered NLI model (default embias-demo-nli, a DEMO), hub name or directory of an "
+                   "AutoModelForSequenceClassification NLI model")
+    p.add_argument("--format", choices=("json", "table"), default="json")
+    p.add_argument("--per-pair", action="store_true", help="add per-pair entailment/neutral/contradiction rows")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler")
+    where.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N processes")
+    p.add_argument("--limit", type=int, metavar="N", help="score only the first N pairs")
+    p.add_argument("--chunk-size", type=int, default=4096, metavar="N", help="pairs per chunk (default 4096)")
+    p.add_argument("--results-dir", metavar="DIR", help="write each finished chunk here; a re-run resumes")
+    p.add_argument("--style", choices=("authors", "paper"), default="authors",
+                   help="sentences of --probe: 'A driver bought a phone .' (authors' generator, default) or "
+                   "'The driver bought a phone.' (paper)")
+    p.add_argument("--tau", type=float, action="append", metavar="T",
+                   help=f"threshold of T:tau (repeatable; default {' '.join(str(t) for t in DEFAULT_TAUS)})")
+    p.add_argument("--top-k", type=int, default=10, metavar="K", help="top pairs by entailment/contradiction")
+    p.add_argument("--device", default=None, help="cpu, cuda, ... (default: cuda when available)")
+    p.add_argument("--timeout", type=float, default=5.0, metavar="S",
+                   help="seconds to wait for a --scheduler to answer (default 5)")
+    p.add_argument("--progress", action="store_true", help="progress bar on stderr")
+    p.set_defaults(run=run_nli)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+def _quiet_transformers() -> None:
+    """No weight-loading bars on stderr: errors stay one line."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover
+        return
+    hf_logging.disable_progress_bar()
+
+
+def run_nli(args: argparse.Namespace, out: Any) -> int:
+    from .analysis.nli import NliProbe
+    from .stimuli.nli_probes import CsvPairs, load_probe
+
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    source = load_probe(args.probe, style=args.style) if args.probe else CsvPairs(args.pairs)
+    if not args.progress:
+        _quiet_transformers()
+    options = {} if args.device is None else {"device": args.device}
+    taus = tuple(args.tau) if args.tau else DEFAULT_TAUS
+    try:
+        probe = NliProbe(source, args.model, taus=taus, chunk_size=args.chunk_size, top_k=args.top_k,
+                         limit=args.limit, model_options=options)
+        result = probe.run(scheduler=args.scheduler, workers=args.workers, results_dir=args.results_dir,
+                           per_pair=args.per_pair, progress=args.progress, connect_timeout=args.timeout)
+    except TypeError as err:  # e.g. a model that is not a sequence classifier
+        raise ValueError(str(err)) from err
+    summary = result.summary()
+    obj: dict[str, Any] = {"model": summary["model"], "n_pairs": summary["n_pairs"], "pairs": summary["pairs"],
+                           "word_pairs": summary["word_pairs"], "probe": summary["probe"],
+                           "n_word_pairs": summary["n_word_pairs"], "levels": summary["levels"]}
+    if result.notes:
+        obj["notes"] = list(result.notes)
+    if "note" in summary:
+        obj["note"] = summary["note"]
+    obj["top_entailment"] = result.top_pairs("entailment").to_dict("records")
+    obj["top_contradiction"] = result.top_pairs("contradiction").to_dict("records")
+    if args.per_pair:
+        table = result.pairs_table()
+        keep = ["id", "premise_word", "hypothesis_word", "premise", "hypothesis", "entailment", "neutral",
+                "contradiction"]
+        obj["per_pair"] = table[keep].to_dict("records")
+    if args.format == "json":
+        json.dump(_jsonable(obj), out, indent=1)
+        out.write("\n")
+        return 0
+    out.write(f"model {obj['model']}  probe {obj['probe']}  pairs {obj['n_pairs']:,}\n")
+    if "note" in obj:
+        out.write(f"note: {obj['note']}\n")
+    measures = list(obj["pairs"])
+    out.write("level        " + "  ".join(f"{m:>16}" for m in measures) + "\n")
+    for level in ("pairs", "word_pairs"):
+        out.write(f"{level:<12} " + "  ".join(f"{obj[level][m]:>16.4f}" for m in measures) + "\n")
+    if args.per_pair:
+        for row in obj["per_pair"]:
+            out.write(f"{row['entailment']:.4f} {row['neutral']:.4f} {row['contradiction']:.4f}  "
+                      f"{row['premise']} / {row['hypothesis']}\n")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    from .cli import main
+
+    sys.exit(main(["nli", *sys.argv[1:]]))
