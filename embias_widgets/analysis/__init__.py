@@ -3,6 +3,7 @@
 from .association import AssociationInputError, AssociationTest, AssociationTestResult
 from .batch import SuiteResult, run_suite
 from .likelihood import PairedLikelihood, PairedLikelihoodResult, PairRow
+from .nli import NliProbe, NliProbeResult, NliRunError, debias_comparison
 from .relation import (
     RelationInputError,
     RelationProjection,
@@ -18,6 +19,9 @@ __all__ = [
     "AssociationInputError",
     "AssociationTest",
     "AssociationTestResult",
+    "NliProbe",
+    "NliProbeResult",
+    "NliRunError",
     "PairRow",
     "PairedLikelihood",
     "PairedLikelihoodResult",
@@ -31,6 +35,7 @@ __all__ = [
     "SuiteResult",
     "contrived_attribute_search",
     "contrived_attribute_table",
+    "debias_comparison",
     "run_suite",
     "weat_before_after",
 ]
