@@ -10,6 +10,7 @@ import anywidget
 import traitlets
 
 from ..analysis import AssociationTestResult
+from ..metrics import AssociationResult
 from ._base import bundle
 
 
@@ -37,10 +38,38 @@ class EffectSizeBars(anywidget.AnyWidget):
 
     def show(self, result: AssociationTestResult, *, elapsed_ms: float | None = None) -> None:
         """Draw ``result`` (one sync message)."""
-        core = result.core
-        if result.provisional_of is not None:
+        rows: list[dict[str, Any]] = [
+            {"word": r.word, "set": r.set, "category": r.category, "association": r.association}
+            for r in result.per_word().itertuples()
+        ]
+        self.show_core(
+            result.core,
+            title=f"{result.test} on {result.model}",
+            categories=result.categories,
+            per_word=rows,
+            elapsed_ms=elapsed_ms,
+            provisional_of=result.provisional_of,
+        )
+
+    def show_core(
+        self,
+        core: AssociationResult,
+        *,
+        title: str,
+        categories: dict[str, str],
+        per_word: list[dict[str, Any]],
+        elapsed_ms: float | None = None,
+        provisional_of: int | None = None,
+        note: str = "",
+    ) -> None:
+        """Draw a metric-core result and its per-word rows (``{"word", "set", "category", "association"}``).
+
+        ``provisional_of``: the number of sampled splits the full-precision p will use, when ``core``
+        holds a first estimate from fewer; ``note`` is appended to the method text.
+        """
+        if provisional_of is not None:
             how = (
-                f"provisional p from the first {core.n_permutations:,} of {result.provisional_of:,} sampled splits "
+                f"provisional p from the first {core.n_permutations:,} of {provisional_of:,} sampled splits "
                 "(+1 adjusted); the full-precision p follows"
             )
         elif core.exact:
@@ -50,21 +79,19 @@ class EffectSizeBars(anywidget.AnyWidget):
         else:
             how = f"sampled permutation test, {core.n_permutations:,} splits (+1 adjusted)"
         how += f", {core.alternative}, {core.variant} variant, ddof={core.ddof}"
-        if result.effect_size is None:
+        if core.effect_size is None:
             how += f". Effect size undefined: {core.effect_size_note}"
         if elapsed_ms is not None:
             how += f"; computed in {elapsed_ms:.0f} ms"
-        rows: list[dict[str, Any]] = [
-            {"word": r.word, "set": r.set, "category": r.category, "association": r.association}
-            for r in result.per_word().itertuples()
-        ]
+        if note:
+            how += f". {note}"
         with self.hold_sync():
-            self.title = f"{result.test} on {result.model}"
-            self.effect_size = result.effect_size
-            self.p_value = result.pvalue
-            self.p_provisional = result.provisional_of is not None
-            self.significant = result.pvalue < self.alpha
+            self.title = title
+            self.effect_size = core.effect_size
+            self.p_value = core.pvalue
+            self.p_provisional = provisional_of is not None
+            self.significant = core.pvalue < self.alpha
             self.method_text = how
-            self.categories = result.categories
-            self.per_word = rows
+            self.categories = dict(categories)
+            self.per_word = per_word
             self.error = ""

@@ -1,0 +1,121 @@
+"""``SenseWeatExplorer``: a WEAT over word senses, edited with four sense selectors, with the
+word-level result of the same test beside it.
+
+Zhou, Kaneko & Bollegala (2022, section 3 and Table 2): each item of the four sets
+is a WordNet 3.0 sense (a chip picked in a :class:`SenseSelector`) or a lemma,
+which stands for all its senses ("max over senses"). Every edit reaches Python
+through a selector's ``selected`` trait; the explorer updates its
+:class:`~embias_widgets.analysis.senses.SenseAssociationTest` (which encodes only
+senses it has not seen), reruns it and draws two sets of bars: the sense-level
+effect size and the word-level twin, where every item is its lemma's eq. 7
+vector (the mean of its sense vectors). The max over all sense pairs is named
+under the word-level bars. Nothing is computed in the front end.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import ipywidgets
+
+from ..analysis.senses import LEVEL_TITLES, SenseAssociationResult, SenseAssociationTest, SenseInputError
+from ..models.errors import MissingSenseError
+from ..stimuli import SET_KEYS
+from ..stimuli.wordnet import load_wordnet
+from .effect_size_bars import EffectSizeBars
+from .sense_selector import SenseSelector, describe
+
+ROLES = {"targ1": "Target X", "targ2": "Target Y", "attr1": "Attribute A", "attr2": "Attribute B"}
+
+
+class SenseWeatExplorer(ipywidgets.VBox):
+    """Pick senses for a WEAT and watch the sense-level and word-level effect sizes change.
+
+    Parameters
+    ----------
+    test
+        A bundled sense test name, an :class:`~embias_widgets.stimuli.AssociationTestSpec`
+        whose items are sense keys or lemmas, or a
+        :class:`~embias_widgets.analysis.senses.SenseAssociationTest`.
+    alpha
+        Level for the significance mark (default 0.05).
+    **options
+        Passed to :class:`~embias_widgets.analysis.senses.SenseAssociationTest`
+        (``model``, ``senses``, ``n_samples``, ``seed``, ...).
+    """
+
+    def __init__(self, test: Any = None, *, alpha: float = 0.05, **options: Any) -> None:
+        self.analysis = test if isinstance(test, SenseAssociationTest) else SenseAssociationTest(test, **options)
+        wordnet = self.analysis.wordnet or load_wordnet()
+        spec = self.analysis.spec
+        self.selectors = {
+            key: SenseSelector(
+                getattr(spec, key).examples,
+                label=f"{ROLES[key]}: {getattr(spec, key).category}",
+                allow_lemmas=True,
+                wordnet=wordnet,
+            )
+            for key in SET_KEYS
+        }
+        self.sense_bars = EffectSizeBars(alpha=alpha)
+        self.word_bars = EffectSizeBars(alpha=alpha)
+        for bars, kind in ((self.sense_bars, "sense"), (self.word_bars, "word")):
+            bars.add_class(f"embias-sense-{kind}-level")
+        self.result: SenseAssociationResult | None = None
+        self.elapsed_ms: float | None = None
+        grid = ipywidgets.GridBox(
+            [self.selectors[k] for k in SET_KEYS],
+            layout=ipywidgets.Layout(grid_template_columns="repeat(2, minmax(320px, 1fr))", grid_gap="8px"),
+        )
+        bars = ipywidgets.HBox([self.sense_bars, self.word_bars], layout=ipywidgets.Layout(flex_flow="row wrap"))
+        super().__init__([grid, bars])
+        for selector in self.selectors.values():
+            selector.observe(self._on_edit, names="selected")
+        self.refresh()
+
+    def _on_edit(self, change: dict) -> None:
+        self.refresh()
+
+    def refresh(self) -> SenseAssociationResult | None:
+        """Apply the selectors' picks, rerun, redraw. Bad input shows as an error; picks are kept."""
+        t0 = time.perf_counter()
+        for key, selector in self.selectors.items():
+            self.analysis.set_items(key, selector.selected)
+        try:
+            result = self.analysis.run()
+        except (SenseInputError, MissingSenseError) as err:
+            message = f"Not computed: {describe(err)}"
+            with self.sense_bars.hold_sync(), self.word_bars.hold_sync():
+                self.sense_bars.error = message
+                self.word_bars.error = message
+            return None
+        self.elapsed_ms = (time.perf_counter() - t0) * 1000
+        self.result = result
+        self._draw(result)
+        return result
+
+    def _draw(self, result: SenseAssociationResult) -> None:
+        items = result.per_item()
+        word_max = result.core("word_max")
+        d_max = "undefined" if word_max.effect_size is None else f"{word_max.effect_size:+.3f}"
+        for bars, level, note in (
+            (self.sense_bars, "sense", "Items: senses as picked; a lemma chip takes the max over its senses"),
+            (
+                self.word_bars,
+                "word_average",
+                f"Every item replaced by its lemma's mean sense vector. Max over all sense pairs instead: d = {d_max}",
+            ),
+        ):
+            rows = items[items["level"] == level]
+            bars.show_core(
+                result.core(level),
+                title=f"{result.test}: {LEVEL_TITLES[level]} ({result.model})",
+                categories=result.categories,
+                per_word=[
+                    {"word": r.item, "set": r.set, "category": r.category, "association": r.association}
+                    for r in rows.itertuples()
+                ],
+                elapsed_ms=self.elapsed_ms,
+                note=note,
+            )
