@@ -76,6 +76,7 @@ def test_picking_another_sense_recomputes_only_the_sense_level(explorer, sense_f
     # the word level sees lemmas only: noun or verb nurse is the same eq. 7 vector
     assert explorer.word_bars.effect_size == pytest.approx(before_word)
     assert explorer.sense_bars.per_word[2]["word"] == "nurse%2:29:00::"
+    assert explorer.word_bars.per_word[2]["word"] == "nurse"  # the word level sees the lemma
 
 
 def test_a_lemma_chip_takes_the_max_over_its_senses(explorer, sense_file):

@@ -112,8 +112,13 @@ class SenseWeatExplorer(ipywidgets.VBox):
                 result.core(level),
                 title=f"{result.test}: {LEVEL_TITLES[level]} ({result.model})",
                 categories=result.categories,
-                per_word=[
-                    {"word": r.item, "set": r.set, "category": r.category, "association": r.association}
+                per_word=[  # the word level sees only the lemma of each item
+                    {
+                        "word": r.item if level == "sense" else r.lemma,
+                        "set": r.set,
+                        "category": r.category,
+                        "association": r.association,
+                    }
                     for r in rows.itertuples()
                 ],
                 elapsed_ms=self.elapsed_ms,

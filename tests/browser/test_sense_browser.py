@@ -1,0 +1,163 @@
+"""Real browser: type a lemma into a sense selector in JupyterLab, pick a sense with the keyboard,
+and see the sense-level bar redrawn with the value Python holds; glosses with markup stay text."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import nbformat
+import pytest
+
+from .conftest import RESULTS, lab_cmd, open_notebook, run_last_cell
+
+pytestmark = pytest.mark.browser
+
+MARKUP = "<b>bold</b> <img src=x onerror=alert(1)> & <i>x</i>"
+
+SETUP = '''
+import numpy as np
+from dataclasses import replace
+from embias_widgets.stimuli import AssociationTestSpec, WordSet
+from embias_widgets.stimuli.wordnet import load_wordnet
+from embias_widgets.widgets.sense_explorer import SenseWeatExplorer
+from embias_widgets.widgets.sense_selector import SenseSelector
+
+wn = load_wordnet()
+rng = np.random.default_rng(7)
+lemmas = ["engineer", "carpenter", "nurse", "secretary", "man", "boy", "woman", "girl"]
+with open("tiny-senses.txt", "w") as f:  # LMMS text format: a random vector for every sense
+    for lemma in lemmas:
+        for s in wn.senses(lemma):
+            f.write(s.key + " " + " ".join(f"{v:.6f}" for v in rng.normal(size=16)) + "\\n")
+spec = AssociationTestSpec(
+    "occupations",
+    WordSet("male jobs", ("engineer%1:18:00::", "carpenter%1:18:00::")),
+    WordSet("female jobs", ("nurse%1:18:00::", "secretary%1:18:00::")),
+    WordSet("male", ("man%1:18:00::", "boy")),
+    WordSet("female", ("woman%1:18:00::", "girl")),
+)
+explorer = SenseWeatExplorer(spec, model="tiny-senses.txt", n_samples=2000)
+explorer
+'''
+
+MARKED = f'''
+class Marked:
+    """WordNet with every gloss replaced by markup (what a hostile sense file could hold)."""
+    source = "markup test"
+    is_key = staticmethod(wn.is_key)
+    def senses(self, lemma, pos=None):
+        return [replace(s, gloss={MARKUP!r}) for s in wn.senses(lemma, pos)]
+    def sense(self, key):
+        return replace(wn.sense(key), gloss={MARKUP!r})
+
+marked = SenseSelector(label="markup", wordnet=Marked())
+marked
+'''
+
+REPORT = (
+    "print('PY-SENSE', repr(explorer.sense_bars.effect_size), repr(explorer.word_bars.effect_size), "
+    "' '.join(explorer.selectors['targ2'].selected))"
+)
+
+
+def _write_notebook(root) -> str:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(c.strip()) for c in (SETUP, MARKED, REPORT)]
+    name = "sense_browser_test.ipynb"
+    nbformat.write(nb, root / name)
+    return name
+
+
+def test_pick_a_sense_and_see_pythons_bar(lab_server, page, timings):
+    from playwright.sync_api import expect
+
+    name = _write_notebook(lab_server["root"])
+    open_notebook(page, lab_server, name, timings)
+    lab_cmd(page, "notebook:run-all-cells")
+    selectors = page.locator(".embias-sense-selector")
+    expect(selectors).to_have_count(5, timeout=120_000)
+    sense_bar = page.locator(".embias-sense-sense-level[data-effect-size]")
+    word_bar = page.locator(".embias-sense-word-level[data-effect-size]")
+    expect(sense_bar).to_have_attribute("data-effect-size", re.compile(r"^-?\d"), timeout=60_000)
+    before_sense = float(sense_bar.get_attribute("data-effect-size"))
+    before_word = float(word_bar.get_attribute("data-effect-size"))
+    expect(page.locator(".jp-OutputArea-output", has_text="PY-SENSE")).to_be_visible(timeout=60_000)
+
+    target_y = selectors.filter(has=page.locator(".ess-label", has_text="Target Y"))
+    expect(target_y.locator(".ess-chip")).to_have_count(2)
+    box = target_y.locator(".ess-input")
+    box.click()
+    t0 = time.monotonic()
+    box.press_sequentially("nurse", delay=30)
+    verb = target_y.locator(".ess-option[data-item='nurse%2:29:00::']")
+    expect(verb).to_be_visible(timeout=20_000)
+    timings["sense_lemma_typed_to_listed_s"] = round(time.monotonic() - t0, 3)
+    expect(target_y.locator(".ess-option .ess-pos").nth(1)).to_have_text("noun")
+    expect(verb.locator(".ess-gloss")).to_have_text("try to cure by special care of treatment, of an illness or injury")
+
+    # keyboard: arrows to the verb sense, Enter picks it
+    items = target_y.locator(".ess-option").evaluate_all("nodes => nodes.map(n => n.dataset.item)")
+    for _ in range(items.index("nurse%2:29:00::") + 1):
+        box.press("ArrowDown")
+    expect(verb).to_have_class(re.compile(r"\bess-active\b"))
+    t1 = time.monotonic()
+    box.press("Enter")
+    expect(target_y.locator(".ess-chip[data-item='nurse%2:29:00::']")).to_have_count(1, timeout=20_000)
+    expect(sense_bar).not_to_have_attribute("data-effect-size", str(before_sense), timeout=20_000)
+    timings["sense_pick_to_bar_redrawn_s"] = round(time.monotonic() - t1, 3)
+    expect(verb).to_have_attribute("aria-selected", "true")
+    after_sense = float(sense_bar.get_attribute("data-effect-size"))
+    after_word = float(word_bar.get_attribute("data-effect-size"))
+    expect(page.locator(".embias-sense-sense-level .esb-value")).to_contain_text(f"d = {after_sense:+.4f}")
+    expect(page.locator(".embias-sense-sense-level rect.esb-wordbar[data-word='nurse%2:29:00::']")).to_have_count(1)
+    expect(page.locator(".embias-sense-word-level rect.esb-wordbar[data-word='nurse']")).to_have_count(2)
+
+    # the kernel holds exactly the numbers the page shows
+    run_last_cell(page)
+    out = page.locator(".jp-OutputArea-output", has_text="PY-SENSE").last
+    expect(out).to_contain_text("nurse%2:29:00::", timeout=30_000)
+    _, py_sense, py_word, *_ = out.inner_text().split()
+    assert float(py_sense) == after_sense and float(py_word) == after_word
+    assert after_sense != before_sense and before_word != after_word  # a third Target Y item
+
+    # remove the chip again: the bar returns to the first value
+    target_y.locator(".ess-chip[data-item='nurse%2:29:00::'] .ess-remove").click()
+    expect(sense_bar).to_have_attribute("data-effect-size", str(before_sense), timeout=20_000)
+
+    # an unknown lemma offers suggestions; one click looks the suggestion up
+    box.fill("")
+    box.press_sequentially("nurrse", delay=30)
+    suggestion = target_y.locator(".ess-suggest", has_text=re.compile(r"^nurse$"))
+    expect(suggestion).to_be_visible(timeout=20_000)
+    expect(target_y.locator(".ess-message")).to_contain_text("nurrse")
+    suggestion.click()
+    expect(target_y.locator(".ess-option[data-item='nurse%1:18:00::']")).to_be_visible(timeout=20_000)
+
+    RESULTS.mkdir(exist_ok=True)
+    page.locator(".jp-Notebook").screenshot(path=str(RESULTS / "sense_explorer.png"))
+    assert not [e for e in page.errors if "embias" in e.lower() or "ess" in e.lower()], page.errors
+
+
+def test_gloss_markup_stays_text(lab_server, page, timings):
+    from playwright.sync_api import expect
+
+    name = _write_notebook(lab_server["root"])
+    open_notebook(page, lab_server, name, timings)
+    lab_cmd(page, "notebook:run-all-cells")
+    marked = page.locator(".embias-sense-selector").filter(has=page.locator(".ess-label", has_text="markup"))
+    expect(marked).to_have_count(1, timeout=120_000)
+    box = marked.locator(".ess-input")
+    box.click()
+    box.press_sequentially("nurse", delay=30)
+    gloss = marked.locator(".ess-option .ess-gloss").first
+    expect(gloss).to_have_text(MARKUP, timeout=20_000)
+    box.press("ArrowDown")
+    box.press("Enter")
+    chip = marked.locator(".ess-chip").first
+    expect(chip).to_have_attribute("title", MARKUP, timeout=20_000)
+    expect(chip.locator(".ess-chip-lemma")).to_have_text("nurse")
+    assert marked.locator("b, i, img").count() == 0
+    page.wait_for_timeout(300)
+    assert page.dialogs == []
