@@ -4,6 +4,7 @@ from .effect_size_bars import EffectSizeBars
 from .explorer import WeatExplorer
 from .likelihood_table import PairedLikelihoodTable
 from .relation import RelationProjectionWidget
+from .sense_explorer import SenseWeatExplorer
 from .sense_selector import SenseSelector
 from .word_set_editor import WordSetEditor
 
@@ -12,6 +13,7 @@ __all__ = [
     "PairedLikelihoodTable",
     "RelationProjectionWidget",
     "SenseSelector",
+    "SenseWeatExplorer",
     "WeatExplorer",
     "WordSetEditor",
 ]
