@@ -285,3 +285,54 @@ def test_a_registered_name_loads_through_the_registry(tiny_mlm, tokenizer, monke
     assert scorer.name == "tiny-demo-mlm"
     assert scorer.description == "a DEMO tiny MLM"
     assert scorer.token_budget == 64
+
+
+# -- speed-ups that must not change results ----------------------------------------------------------
+def test_head_check_runs_once_per_architecture(tiny_mlm, tokenizer, monkeypatch) -> None:
+    from embias_widgets.models.language_models import scoring
+
+    calls = []
+    original = HeadSplit._agrees
+    monkeypatch.setattr(scoring, "_HEAD_CHECKS", {})
+    monkeypatch.setattr(HeadSplit, "_agrees", lambda self, ids: calls.append(1) or original(self, ids))
+    for _ in range(3):
+        assert MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False)._head().split
+    assert len(calls) == 1
+    # another architecture (here: one more layer) is checked on its own
+    config = copy.deepcopy(tiny_mlm.config)
+    config.num_hidden_layers = 3
+    other = transformers.BertForMaskedLM(config).eval()
+    assert MaskedLMScorer(other, tokenizer, device="cpu", progress=False)._head().split
+    assert len(calls) == 2
+
+
+def test_blocked_logsumexp_is_bit_identical(tiny_mlm, tokenizer) -> None:
+    split = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False)._head()
+    assert split.lse_rows == (1 << 20) // (4 * tiny_mlm.config.vocab_size)
+    torch.manual_seed(1)
+    states = torch.randn(700, tiny_mlm.config.hidden_size)
+    targets = torch.randint(0, tiny_mlm.config.vocab_size, (700,))
+    with torch.inference_mode():
+        blocked = split.log_probs(states, targets)
+        logits = tiny_mlm.cls(states).float()
+        whole = logits.gather(1, targets[:, None])[:, 0] - torch.logsumexp(logits, dim=-1)
+    assert torch.equal(blocked, whole)
+
+
+def test_last_layer_at_masked_rows_matches_the_full_pass(tiny_mlm, tokenizer) -> None:
+    full = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False)
+    rows = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False, last_layer_rows=True)
+    assert rows._head().supports_last_rows and "last_layer_rows=True" in rows.options
+    for x, y in zip(full.score_sentences(SENTENCES, "pll"), rows.score_sentences(SENTENCES, "pll"), strict=True):
+        np.testing.assert_allclose(x.log_probs, y.log_probs, atol=1e-5)
+    for text in SENTENCES:  # and the explicit per-token passes
+        expected = explicit_pll_tokens(tiny_mlm, tokenizer, text)
+        np.testing.assert_allclose(rows.score_sentences([text], "pll")[0].log_probs[1:-1], expected, atol=1e-5)
+
+
+def test_last_layer_rows_is_ignored_where_unsupported(tiny_mlm, tokenizer, monkeypatch) -> None:
+    monkeypatch.setattr(HeadSplit, "HEAD_NAMES", ())  # whole model: nothing to split
+    scorer = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False, last_layer_rows=True)
+    assert not scorer._head().supports_last_rows
+    expected = explicit_pll_tokens(tiny_mlm, tokenizer, SENTENCES[1])
+    np.testing.assert_allclose(scorer.score_sentences([SENTENCES[1]], "pll")[0].log_probs[1:-1], expected, atol=1e-5)
