@@ -3,7 +3,7 @@
     embias weat TEST [TEST ...] [--model NAME_OR_PATH ...] [--format table|json|tsv]
                 [--permutations N] [--seed S] [--ddof D] [--lowercase]
     embias pll --model NAME_OR_PATH --pairs FILE [--format table|json] [--metric cps|pll|aul|aula]
-               [--limit N] [--format-in crows|stereoset|sssb] [--convention crows|zhou]
+               [--limit N] [--format-in crows|stereoset|sssb] [--convention crows|zhou] [--threads N]
 
 Each subcommand lives in a small ``_add_<name>`` / ``_run_<name>`` pair.
 """
@@ -110,12 +110,28 @@ def _add_pll(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--token-budget", type=int, default=8192, metavar="T", help="most tokens per forward batch")
     p.add_argument("--device", default=None, help="cpu, cuda, ... (default: cuda when present)")
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="torch CPU threads (default: the cores not already busy, i.e. cores minus the 1-minute "
+                   "load average, at least 1: on a shared machine extra threads wait on busy cores and run slower)")
     p.add_argument("--cache-dir", default=None, help="where a downloaded CrowS-Pairs file is kept")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(run=_run_pll)
 
 
 def _run_pll(args: argparse.Namespace, out: Any) -> int:
+    import torch
+
+    from .models.language_models.scoring import cpu_threads
+
+    threads, before = cpu_threads(args.threads), torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        return _score_pairs(args, out)
+    finally:
+        torch.set_num_threads(before)  # main() may run inside another program (tests, notebooks)
+
+
+def _score_pairs(args: argparse.Namespace, out: Any) -> int:
     from .analysis.likelihood import PairedLikelihood
     from .stimuli.pairs import guess_format, read_pairs
 

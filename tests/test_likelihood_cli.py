@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-import torch  # noqa: F401  (test extra: a missing install fails, never skips)
+import torch  # test extra: a missing install fails, never skips
 from _tiny_lm import one_thread, tiny_mlm_dir, tiny_scorer
 
 from embias_widgets.cli import main
@@ -155,3 +155,22 @@ def test_errors_are_one_line_with_the_fix(tmp_path: Path, capsys: pytest.Capture
     code, _ = run(["pll", "--model", str(tiny_mlm_dir()), "--pairs", str(tmp_path / "pairs.xlsx")])
     assert code == 2
     assert "name it with one of" in capsys.readouterr().err
+
+
+def test_threads_option_sets_torch_threads_while_scoring(shared_data: Path, monkeypatch, capsys) -> None:
+    from embias_widgets.analysis import likelihood
+    from embias_widgets.models.language_models.scoring import cpu_threads
+
+    seen = []
+    original = likelihood.PairedLikelihood.run
+    monkeypatch.setattr(likelihood.PairedLikelihood, "run",
+                        lambda self, *a, **k: seen.append(torch.get_num_threads()) or original(self, *a, **k))
+    pairs = shared_data / "crows_pairs" / "crows_pairs_anonymized.csv"
+    before = torch.get_num_threads()
+    argv = ["pll", "--model", str(tiny_mlm_dir()), "--pairs", str(pairs), "--limit", "2", "--no-progress"]
+    assert run([*argv, "--threads", "2"])[0] == 0
+    assert run(argv)[0] == 0
+    assert seen == [2, cpu_threads()] and torch.get_num_threads() == before  # restored afterwards
+    assert 1 <= cpu_threads() <= max(before, torch.get_num_threads())
+    assert run([*argv, "--threads", "0"])[0] == 2
+    assert "--threads must be a whole number of at least 1, got 0" in capsys.readouterr().err

@@ -172,6 +172,31 @@ def choose_device(device: str | None) -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
+def cpu_threads(requested: int | None = None) -> int:
+    """Torch CPU threads for scoring: ``requested``, else the cores not already busy.
+
+    The default is ``os.cpu_count()`` minus the 1-minute load average,
+    rounded, at least 1 and at most torch's own default. Scoring is
+    compute-bound matrix multiplies split across threads, and a batch waits
+    for its slowest thread: on a shared 2-core machine under load 2 threads
+    ran 3-6x slower than 1, while on an idle machine every core helps.
+    """
+    import os
+
+    import torch
+
+    if requested is not None:
+        if int(requested) != requested or requested < 1:
+            raise ValueError(f"--threads must be a whole number of at least 1, got {requested!r}")
+        return int(requested)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        busy = round(os.getloadavg()[0])
+    except OSError:  # no load average on this platform
+        busy = 0
+    return max(1, min(torch.get_num_threads(), cores - busy))
+
+
 class ScorerBase:
     """What masked- and causal-LM scorers share: the model on its device, the
     tokenizer, a validated token budget, the per-text token cache, loading by
