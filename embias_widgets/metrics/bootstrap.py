@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .association import VARIANTS, unit_rows
+from .association import unit_rows
+from .validation import check_options, check_vectors
 
 
 @dataclass(frozen=True)
@@ -58,12 +59,9 @@ def effect_size_interval(
     Vectorised: per replicate, attribute resampling is a multinomial count
     vector, so ``mean_a cos(w, a)`` is one matrix product for all words.
     """
-    if variant not in VARIANTS:
-        raise ValueError(f"`variant` must be in {VARIANTS}, got {variant!r}")
-    if not 0 < confidence_level < 1:
-        raise ValueError(f"`confidence_level` must be between 0 and 1, got {confidence_level}")
+    check_options(variant=variant, ddof=ddof, n_resamples=n_resamples, confidence_level=confidence_level, seed=rng)
     rng = np.random.default_rng(rng)
-    X, Y, A, B = (unit_rows(m, name=n) for m, n in ((X, "X"), (Y, "Y"), (A, "A"), (B, "B")))
+    X, Y, A, B = (unit_rows(check_vectors(m, n), name=n) for m, n in ((X, "X"), (Y, "Y"), (A, "A"), (B, "B")))
     W = np.vstack([X, Y])
     cos_a, cos_b = W @ A.T, W @ B.T
     nx, ny = len(X), len(Y)

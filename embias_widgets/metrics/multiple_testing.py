@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .validation import check_options
+
 
 @dataclass(frozen=True)
 class HolmResult:
@@ -28,8 +30,7 @@ def holm_bonferroni(pvalues: np.ndarray, *, alpha: float = 0.01) -> HolmResult:
     p = np.asarray(pvalues, dtype=np.float64)
     if p.ndim != 1:
         raise ValueError(f"`pvalues` must be one-dimensional, got shape {p.shape}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"`alpha` must be between 0 and 1, got {alpha}")
+    check_options(alpha=alpha)
     if np.any((p < 0) | (p > 1) | ~np.isfinite(p)):
         raise ValueError("every p-value must be a number between 0 and 1")
     m = p.size

@@ -77,6 +77,10 @@ def split_statistic(values: np.ndarray, n_x: int) -> float:
     return float(values[:n_x].sum() - values[n_x:].sum())
 
 
+#: Most splits ever enumerated exactly (a few seconds): with more, ``method="auto"`` samples
+#: ``n_samples`` splits even when ``n_samples`` is larger (C(49, 24) = 6.3e13 would never end).
+MAX_EXACT_SPLITS = 5_000_000
+
 #: Up to this many items, exact splits are enumerated as bit patterns (2**n codes).
 BIT_ENUMERATION_MAX_N = 22
 
@@ -319,7 +323,9 @@ def permutation_test(
         Size of X; ``len(values) - n_x`` is the size of Y (may differ).
     n_samples
         Enumerate every split when ``C(n, n_x) <= n_samples``, else sample
-        ``n_samples - 1`` random splits (May et al. 2019, appendix A).
+        ``n_samples - 1`` random splits (May et al. 2019, appendix A). Exact
+        enumeration is capped at :data:`MAX_EXACT_SPLITS` splits; beyond it
+        ``n_samples`` splits are sampled.
     alternative
         ``"greater"``: ``P[S_i >= S]`` (the papers' one-sided test);
         ``"less"``: ``P[S_i <= S]``; ``"two-sided"``: twice the smaller tail,
@@ -362,7 +368,12 @@ def permutation_test(
 
     total = values.sum()
     n_splits = math.comb(n, n_x)
-    exact = method == "exact" or (method in ("auto", "parametric") and n_splits <= n_samples)
+    if method == "exact" and n_splits > MAX_EXACT_SPLITS:
+        raise ValueError(
+            f"exact enumeration of C({n}, {n_x}) = {n_splits:.3g} splits would not finish (at most "
+            f"{MAX_EXACT_SPLITS:,}): use method='auto' or 'sampled'"
+        )
+    exact = method == "exact" or (method in ("auto", "parametric") and n_splits <= min(n_samples, MAX_EXACT_SPLITS))
     batch_rows = max(64, batch_cells // n)
     if exact:
         sums = np.concatenate([ind @ values for ind in _exact_indicator_batches(n, n_x, batch_rows)])

@@ -70,13 +70,26 @@ class AssociationTestSpec:
         return {k: getattr(self, k).to_json() for k in SET_KEYS}
 
 
-def clean_items(items: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Strip items, drop blanks, deduplicate keeping the first; return (kept, duplicates)."""
+def clean_items(items: Iterable[str], *, where: str = "set") -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Strip items, drop blanks, deduplicate keeping the first; return (kept, duplicates).
+
+    A set is a list (or tuple, ...) of strings: a bare string is not split into
+    letters and an item that is not a string (``None``, a number, a dict) is not
+    turned into text; both raise ``ValueError`` naming ``where`` and the item.
+    """
+    if isinstance(items, str | bytes):
+        raise ValueError(f"{where} is the string {items!r}, not a set: give a list of items, e.g. [{items!r}]")
+    if isinstance(items, dict) or not isinstance(items, Iterable):
+        raise ValueError(f"{where} must be a list of strings, got {type(items).__name__} {items!r}")
     kept: list[str] = []
     seen: set[str] = set()
     dups: list[str] = []
-    for raw in items:
-        item = " ".join(str(raw).split())
+    for position, raw in enumerate(items):
+        if not isinstance(raw, str):
+            raise ValueError(
+                f"{where} item {position} is {type(raw).__name__} {raw!r}, not a string: type the word as text"
+            )
+        item = " ".join(raw.split())
         if not item:
             continue
         if item in seen:

@@ -35,6 +35,9 @@ class EffectSizeBars(anywidget.AnyWidget):
     """``[{"word", "set", "category", "association"}]`` for every target word."""
     categories = traitlets.Dict().tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
+    stale = traitlets.Bool(False).tag(sync=True)
+    """The numbers shown belong to a previous input: the last recompute failed (see ``error``).
+    The front end greys them out; :meth:`show` clears it."""
 
     def show(self, result: AssociationTestResult, *, elapsed_ms: float | None = None) -> None:
         """Draw ``result`` (one sync message)."""
@@ -95,3 +98,4 @@ class EffectSizeBars(anywidget.AnyWidget):
             self.categories = dict(categories)
             self.per_word = per_word
             self.error = ""
+            self.stale = False

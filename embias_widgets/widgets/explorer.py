@@ -59,23 +59,33 @@ class WeatExplorer(ipywidgets.VBox):
         self.refresh()
 
     def refresh(self) -> AssociationTestResult | None:
-        """Apply the editor's sets, rerun, redraw. Bad input shows as an error; sets are kept."""
+        """Apply the editor's sets, rerun, redraw.
+
+        Any failure (bad input, or a bug: every exception) shows as an error in the
+        editor and the bars, the bars are marked ``stale`` (their numbers belong to
+        the previous sets) and ``self.result`` is ``None``; the sets are kept as typed.
+        """
         t0 = time.perf_counter()
         notes: list[str] = []
-        for key in SET_KEYS:
-            entry = self.editor.sets[key]
-            if entry["category"] != getattr(self.analysis.spec, key).category:
-                self.analysis.rename(key, entry["category"])
-            dups = self.analysis.set_items(key, entry["examples"])
-            if dups:
-                notes.append(f"{key}: duplicate item(s) {', '.join(repr(d) for d in dups)} counted once")
         try:
+            for key in SET_KEYS:
+                entry = self.editor.sets[key]
+                if entry["category"] != getattr(self.analysis.spec, key).category:
+                    self.analysis.rename(key, entry["category"])
+                dups = self.analysis.set_items(key, entry["examples"])
+                if dups:
+                    notes.append(f"{key}: duplicate item(s) {', '.join(repr(d) for d in dups)} counted once")
             result = self.analysis.run(provisional=self.progressive)
-        except AssociationInputError as err:
+        except Exception as err:  # any failure must reach the user, not a log
+            message = str(err) if isinstance(err, AssociationInputError) else (
+                f"{type(err).__name__}: {err} (an internal error: please report it)"
+            )
+            self.result = None
             with self.editor.hold_sync(), self.bars.hold_sync():
-                self.editor.error = str(err)
+                self.editor.error = message
                 self.editor.notes = notes
-                self.bars.error = f"Not computed: {err}"
+                self.bars.error = f"Not computed: {message}"
+                self.bars.stale = True
             return None
         oov = {
             key: [{"item": o.item, "suggestions": list(o.suggestions)} for o in result.oov[key]]

@@ -76,6 +76,8 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
     demo_note = traitlets.Unicode("").tag(sync=True)
     """Non-empty when the model is the offline demo: shown as a banner."""
     error = traitlets.Unicode("").tag(sync=True)
+    stale = traitlets.Bool(False).tag(sync=True)
+    """The rows and summary shown belong to the previous pairs: the last recompute failed (see ``error``)."""
     busy = traitlets.Bool(False).tag(sync=True)
     elapsed_ms = traitlets.Float(0.0).tag(sync=True)
 
@@ -163,14 +165,19 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
             self.study.metric = self.metric
             self.study.convention = self.convention
             result = self.study.run()
-        except ValueError as err:
+        except Exception as err:  # any failure must reach the user, not a log
+            message = str(err) if isinstance(err, ValueError) else (
+                f"{type(err).__name__}: {err} (an internal error: please report it)"
+            )
             with self.hold_sync():
-                self.error = str(err)
+                self.error = message
+                self.stale = True
                 self.busy = False
             return
         with self.hold_sync():
             self.result = result
             self.error = ""
+            self.stale = False
             self.rows = rows_of(result)
             self.bias_types = list(dict.fromkeys(r.pair.bias_type or "(none)" for r in result.rows))
             self.demo_note = DEMO_NOTE if result.is_demo else ""

@@ -140,13 +140,18 @@ class RelationProjectionWidget(anywidget.AnyWidget):
     def refresh(self) -> RelationProjectionResult | None:
         """Recompute from ``pairs`` and ``groups``; errors go to ``error``, input is kept."""
         complete, notes = self._complete_pairs()
-        self.analysis.set_pairs(complete)
-        self.analysis.set_words(self.groups)
         try:
+            self.analysis.set_pairs(complete)
+            self.analysis.set_words(self.groups)
             result = self.analysis.run()
-        except RelationInputError as err:
-            words = [w for p in complete for w in p] + [w for ws in self.groups.values() for w in ws]
-            oov = self.analysis.model.encode(words).oov
+        except Exception as err:  # any failure must reach the user, not a log
+            if not isinstance(err, RelationInputError):
+                err = RelationInputError(f"{type(err).__name__}: {err} (an internal error: please report it)")
+            try:
+                words = [w for p in complete for w in p] + [w for ws in self.groups.values() for w in ws]
+                oov = self.analysis.model.encode(words).oov
+            except Exception:
+                oov = ()
             with self.hold_sync():
                 self.result = None
                 self.points, self.summary, self.axis_label = [], "", ""

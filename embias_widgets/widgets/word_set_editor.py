@@ -53,14 +53,35 @@ class WordSetEditor(anywidget.AnyWidget):
 
     @traitlets.validate("sets")
     def _valid_sets(self, proposal: dict) -> dict:
+        """Sets given are checked; sets not given keep their current value (``sets = {"targ1": ...}``
+        changes targ1 only). A string for a set, or an item that is not a string, is a ``TraitError``."""
         value = proposal["value"]
+        if not isinstance(value, dict):
+            raise traitlets.TraitError(f"sets must be a dict of set name -> {{category, examples}}, got {value!r}")
+        unknown = sorted(set(value) - set(SET_KEYS))
+        if unknown:
+            raise traitlets.TraitError(f"unknown set(s) {unknown}: use {', '.join(SET_KEYS)}")
+        current = self.sets or {}
         out = {}
         for key in SET_KEYS:
+            if key not in value and key in current:
+                out[key] = current[key]
+                continue
             entry = value.get(key) or {}
+            if not isinstance(entry, dict):
+                raise traitlets.TraitError(f"sets[{key!r}] must be {{'category': str, 'examples': [str, ...]}}")
             examples = entry.get("examples") or []
-            if not isinstance(examples, list):
-                raise traitlets.TraitError(f"sets[{key!r}]['examples'] must be a list of strings")
-            out[key] = {"category": str(entry.get("category") or key), "examples": [str(e) for e in examples]}
+            if not isinstance(examples, list | tuple):
+                raise traitlets.TraitError(
+                    f"sets[{key!r}]['examples'] must be a list of strings, got {type(examples).__name__} {examples!r}"
+                )
+            bad = [e for e in examples if not isinstance(e, str)]
+            if bad:
+                raise traitlets.TraitError(
+                    f"sets[{key!r}]['examples'] holds {bad[0]!r} ({type(bad[0]).__name__}), not a string: "
+                    "type the word as text"
+                )
+            out[key] = {"category": str(entry.get("category") or key), "examples": list(examples)}
         return out
 
     @traitlets.observe("sets")
