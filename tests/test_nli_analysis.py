@@ -152,3 +152,22 @@ def test_debias_comparison_before_after_random():
     wide = table.pivot_table(index=["level", "measure"], columns="variant", values="value")
     assert len(wide) == 8
     assert not np.allclose(wide["before"], wide["debiased"])
+
+
+def test_one_word_pair_and_one_typed_pair_on_demand():
+    source = small_probe()
+    clf = Keyed()
+    probe = NliProbe(source, clf)
+    rows = probe.word_pair_rows("pilot", "woman", limit=30)
+    assert len(rows) == 30 and rows["premise"][0] == "A pilot bought an apple ."
+    assert rows["hypothesis"][0] == "A woman bought an apple ."
+    assert rows["index"][0] == (1 * 2 + 1) * 1968
+    P = clf.predict(rows["premise"].tolist(), rows["hypothesis"].tolist())
+    np.testing.assert_allclose(rows[["entailment", "neutral", "contradiction"]].to_numpy(), P)
+    assert len(probe.word_pair_rows("pilot", "woman")) == 1968
+    one = probe.predict_pair("The nurse ate a bagel.", "The man ate a bagel.")
+    assert set(one) == {"entailment", "neutral", "contradiction"} and sum(one.values()) == pytest.approx(1)
+    from embias_widgets.stimuli.nli_probes import ProbeError
+
+    with pytest.raises(ProbeError, match="not a word pair"):
+        probe.word_pair_rows("pilot", "king")

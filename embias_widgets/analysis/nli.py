@@ -373,6 +373,43 @@ class NliProbe:
     def chunk_ranges(self) -> list[tuple[int, int]]:
         return [(a, min(a + self.chunk_size, self.n_pairs)) for a in range(0, self.n_pairs, self.chunk_size)]
 
+    # -- single pairs and one word pair, scored on demand (the widget's cell click and free text) ----------------
+    def predict_pair(self, premise: str, hypothesis: str) -> dict[str, float]:
+        """``{"entailment": e, "neutral": n, "contradiction": c}`` of one typed pair."""
+        P = check_probabilities(self.model.predict([premise], [hypothesis]), 1, name=self.model_name)
+        return {label: float(P[0, j]) for j, label in enumerate(LABELS)}
+
+    def word_pair_rows(self, premise_word: str, hypothesis_word: str, *, limit: int | None = None) -> Any:
+        """The sentence pairs of one (premise word, hypothesis word), scored now: one row each with (e, n, c).
+
+        For a template probe these are one contiguous block of indices; for a CSV file the rows are found by
+        a scan (up to ``limit`` of them)."""
+        import pandas as pd
+
+        from ..stimuli.nli_probes import PairChunk, TemplateProbe
+
+        chunk = PairChunk(0)
+        if isinstance(self.source, TemplateProbe):
+            r = self.source.word_pair_range(premise_word, hypothesis_word)
+            stop = r.stop if limit is None else min(r.stop, r.start + int(limit))
+            pairs = list(self.source.iter_pairs(r.start, min(stop, max(r.start, self.n_pairs))))
+        else:
+            pairs = []
+            for pair in self.source.iter_pairs(0, self.n_pairs):
+                if (pair.premise_word, pair.hypothesis_word) == (premise_word, hypothesis_word):
+                    pairs.append(pair)
+                    if limit is not None and len(pairs) >= limit:
+                        break
+        for pair in pairs:
+            chunk.append(pair)
+        P = (check_probabilities(self.model.predict(chunk.premises, chunk.hypotheses), len(chunk),
+                                 name=self.model_name) if len(chunk) else np.zeros((0, 3)))
+        return pd.DataFrame({
+            "index": [p.index for p in pairs], "verb": chunk.verbs, "object": chunk.objects,
+            "premise": chunk.premises, "hypothesis": chunk.hypotheses,
+            **{label: P[:, j] for j, label in enumerate(LABELS)},
+        })
+
     # -- persistence -------------------------------------------------------------------------------------------
     def _manifest(self) -> dict[str, Any]:
         return {"probe": self.source.name, "n_pairs": self.n_pairs, "source_pairs": len(self.source),

@@ -295,6 +295,17 @@ class TemplateProbe(PairSource):
                 f"{len(self.hypothesis_words)} hypothesis words x {len(self.templates)} templates = "
                 f"{len(self):,} pairs, style={self.style!r})")
 
+    def word_pair_range(self, premise_word: str, hypothesis_word: str) -> range:
+        """Indices of every template of one (premise word, hypothesis word): a contiguous block."""
+        try:
+            p, h = self.premise_words.index(premise_word), self.hypothesis_words.index(hypothesis_word)
+        except ValueError:
+            raise ProbeError(f"({premise_word!r}, {hypothesis_word!r}) is not a word pair of probe {self.name!r}: "
+                             f"premise words {', '.join(self.premise_words[:5])}, ...; hypothesis words "
+                             f"{', '.join(self.hypothesis_words[:6])}, ...") from None
+        start = (p * len(self.hypothesis_words) + h) * len(self.templates)
+        return range(start, start + len(self.templates))
+
     def pair(self, index: int) -> NliPair:
         """Pair number ``index`` (0-based)."""
         self._range(index, index + 1)
