@@ -49,7 +49,7 @@ def test_each_sentence_holds_its_word_and_pairs_are_minimal():
         assert len(a) == len(b) or p.bias_type in ("nationality", "language", "race", "colour")
         assert sum(x != y for x, y in zip(a, b, strict=False)) >= 1
     by_key = Counter((s.sense_key, s.label) for s in data.sentences)
-    for key in data.keys():
+    for key in data.sense_keys():
         assert by_key[(key, "stereo")] == by_key[(key, "anti")]  # balanced by construction
 
 

@@ -73,7 +73,7 @@ class SenseSentenceSet:
     def pairs(self) -> list[SentencePair]:
         return sssb_pairs(self.sentences, path="embias sense sentences")
 
-    def keys(self) -> set[str]:
+    def sense_keys(self) -> set[str]:
         return {s.sense_key for s in self.sentences}
 
     def to_sssb_text(self) -> str:
