@@ -1,7 +1,9 @@
 """``embias``: batch runs of the same analyses the widgets show.
 
     embias weat TEST [TEST ...] [--model NAME_OR_PATH ...] [--format table|json|tsv]
-                [--permutations N] [--seed S] [--ddof D] [--lowercase]
+                [--permutations N] [--seed S] [--ddof D] [--lowercase] [--senses max|average]
+    (sense models: --model gloss:all-MiniLM-L6-v2 | gloss:<encoder> | an LMMS .npz/.txt or ARES .txt file;
+     sense tests: sense-weat1, sense-weat2, ...)
     embias pll --model NAME_OR_PATH --pairs FILE [--format table|json] [--metric cps|pll|aul|aula]
                [--limit N] [--format-in crows|stereoset|sssb] [--convention crows|zhou] [--threads N]
 
@@ -61,11 +63,18 @@ def _add_weat(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--parametric", action="store_true", help="normal fit to the null (Caliskan's code)")
     p.add_argument("--lowercase", action="store_true", help="look items up lowercased")
     p.add_argument("--alpha", type=float, default=0.01, help="Holm-Bonferroni level over all rows (default 0.01)")
+    p.add_argument("--senses", choices=("max", "average"), default=None,
+                   help="sense models only: a lemma item is the max over its sense pairs (default) or the "
+                   "eq. 7 average of its sense vectors; items written as sense keys are looked up as keys")
     p.set_defaults(run=_run_weat)
 
 
 def _run_weat(args: argparse.Namespace, out: Any) -> int:
     from .analysis.batch import run_suite
+    from .analysis.senses import uses_senses
+
+    if uses_senses(args.tests, args.model or []) or args.senses:
+        return _run_sense_weat(args, out)
 
     suite = run_suite(
         args.tests, args.model or ["glove-6b-50d"], alpha=args.alpha,
@@ -88,6 +97,32 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
     return 0
 
 
+def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
+    from .analysis.senses import run_sense_suite
+
+    rows = run_sense_suite(
+        args.tests, args.model or ["gloss:all-MiniLM-L6-v2"], senses=args.senses or "max",
+        n_samples=args.permutations, seed=args.seed, ddof=args.ddof, alternative=args.alternative,
+        method="parametric" if args.parametric else "auto",
+    )
+    if args.format == "json":
+        json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
+        out.write("\n")
+    elif args.format == "tsv":
+        out.write("\t".join(WEAT_COLUMNS) + "\n")
+        for r in rows:
+            out.write("\t".join(str(r[c]) for c in WEAT_COLUMNS) + "\n")
+    else:
+        for r in rows:
+            r["word_average_d"] = r["word_level"]["word_average"]["effect_size"]
+            r["word_max_d"] = r["word_level"]["word_max"]["effect_size"]
+        _print_table(rows, ("test", "model", "senses", "effect_size", "p_value", "word_average_d", "word_max_d"), out)
+        for r in rows:
+            for note in r["notes"]:
+                out.write(f"note [{r['test']}]: {note}\n")
+    return 0
+
+
 # -- pll ------------------------------------------------------------------------------
 def _add_pll(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pll", help="likelihood bias tests for masked/causal LMs (CrowS-Pairs, StereoSet, SSSB)",
@@ -99,7 +134,8 @@ def _add_pll(sub: argparse._SubParsersAction) -> None:
                    help="CrowS-Pairs .csv (path or URL), StereoSet .json/.jsonl, or SSSB .txt")
     p.add_argument("--format-in", choices=("crows", "stereoset", "sssb"), default=None,
                    help="format of FILE (default: from its extension)")
-    p.add_argument("--metric", choices=("cps", "pll", "aul", "aula"), default="cps")
+    p.add_argument("--metric", choices=("cps", "pll", "aul", "aula"), default=None,
+                   help="default cps; aul for SSSB files (Zhou et al.'s choice)")
     p.add_argument("--convention", choices=("crows", "zhou"), default="crows",
                    help="crows: %% of pairs whose more stereotypical sentence (sent_more) scores higher "
                    "(50 = unbiased; default); zhou: that minus 50")
@@ -140,11 +176,17 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
         pairs = read_pairs(args.pairs, format_in=fmt, limit=args.limit, cache_dir=args.cache_dir)
     except ConnectionError as err:
         raise ValueError(str(err)) from None
-    study = PairedLikelihood(pairs, model=args.model, metric=args.metric, convention=args.convention,
+    metric = args.metric or ("aul" if fmt == "sssb" else "cps")
+    study = PairedLikelihood(pairs, model=args.model, metric=metric, convention=args.convention,
                              decimals=_decimals(args.decimals), token_budget=args.token_budget, device=args.device,
                              progress=not args.no_progress)
     result = study.run()
     record = result.to_dict(naming="crows" if fmt == "crows" else "stereo")
+    if fmt == "sssb":  # every line's key, also of lines left without a partner
+        from .analysis.likelihood import sense_key_problems
+        from .stimuli.pairs import read_sssb
+
+        record["sense_key_problems"] = sense_key_problems(read_sssb(args.pairs))
     if args.format == "json":
         json.dump(record, out, indent=2)
         out.write("\n")
@@ -156,6 +198,13 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
         out.write("CrowS-Pairs metric.py sub-scores (successes over the direction's non-tied pairs):\n")
         rows = [{"direction": k, **v} for k, v in record["by_direction"].items()]
         _print_table(rows, ("direction", "percent_of_decided", "n", "n_more_preferred", "n_ties"), out)
+    if record.get("by_sense_key"):
+        means = {m["sense_key"]: m for m in record["sense_means"]}
+        rows = [{"sense_key": k, **v, "mean_stereo": means[k]["mean_stereo"], "mean_anti": means[k]["mean_anti"]}
+                for k, v in record["by_sense_key"].items()]
+        _print_table(rows, ("sense_key", "score", "n", "mean_stereo", "mean_anti"), out)
+    for problem in record.get("sense_key_problems", []):
+        out.write(f"warning: {problem}\n")
     for name, values in (record.get("stereoset") or {}).get("by_bias_type", {}).items():
         out.write(f"stereoset [{name}]: SS {values['ss']:.2f}  LMS {values['lms']:.2f}  ICAT {values['icat']:.2f}\n")
     for note in [record.get("demo_note"), *record["notes"]]:

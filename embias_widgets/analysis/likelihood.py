@@ -40,6 +40,11 @@ AUTO_DECIMALS = {"cps": 3}
 decimals; Kaneko & Bollegala's AUL/AULA code (and PLL) compare unrounded scores."""
 BATCH_TOLERANCE = 1e-5
 """Sentence scores agree to about this much across batch sizes and devices (float32 sums)."""
+SENSE_PAIRING_RULE = (
+    "pairs per sense (stimuli.sssb_pairs): a block holding one stereo and one anti sentence is a pair; the other "
+    "sentences of a (sense type, sense key) are paired every stereo with every anti sentence, so unbalanced sets "
+    "(e.g. 144 stereo vs 192 anti) give 144 x 192 pairs; sense_means compares mean sentence scores without pairing"
+)
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,8 @@ class PairedLikelihoodResult:
     bias: PairBiasScore | None
     stereoset: StereoSetScore | None = None
     notes: tuple[str, ...] = field(default=())
+    sense: PairBiasScore | None = None  # grouped by WordNet sense key (SSSB pairs), Zhou et al. eq. 6
+    sense_key_problems: tuple[str, ...] = field(default=())
 
     @property
     def score(self) -> float | None:
@@ -144,6 +151,45 @@ class PairedLikelihoodResult:
             s, a = round(s, self.bias.decimals), round(a, self.bias.decimals)
         return 1 if s > a else -1 if s < a else 0
 
+    def by_sense_key(self) -> dict[str, dict[str, Any]]:
+        """The pair bias score per WordNet sense key (same shape as :meth:`by_bias_type`)."""
+        if self.sense is None:
+            return {}
+        return {
+            name: {"score": g.score, "percent_stereo": g.percent_stereo, "n": g.n, "n_ties": g.n_ties}
+            for name, g in self.sense.by_bias_type.items()
+        }
+
+    def sense_means(self) -> list[dict[str, Any]]:
+        """Per sense key: mean score of its distinct stereo and anti sentences and their difference.
+
+        Needs no pairing (Zhou et al. Table 4 reports these means, ``diff = stereo - anti``),
+        so it reads the same whether a file's stereo and anti sentences are balanced or not.
+        """
+        groups: dict[str, dict[str, Any]] = {}
+        for row in self.scored:
+            p = row.pair
+            if not p.sense_key:
+                continue
+            g = groups.setdefault(p.sense_key, {"sense_type": p.bias_type, "stereo": {}, "anti": {}})
+            g["stereo"][p.stereo] = row.scores.stereo.score
+            g["anti"][p.anti] = row.scores.anti.score
+        out = []
+        for key, g in groups.items():
+            st, an = np.array(list(g["stereo"].values())), np.array(list(g["anti"].values()))
+            out.append(
+                {
+                    "sense_key": key,
+                    "sense_type": g["sense_type"],
+                    "n_stereo": int(st.size),
+                    "n_anti": int(an.size),
+                    "mean_stereo": float(st.mean()),
+                    "mean_anti": float(an.mean()),
+                    "difference": float(st.mean() - an.mean()),
+                }
+            )
+        return out
+
     def items(self, naming: str = "stereo") -> list[dict[str, Any]]:
         """One JSON-ready record per pair: CrowS naming (``sent_more_score``) or stereo/anti."""
         if naming not in NAMINGS:
@@ -154,6 +200,8 @@ class PairedLikelihoodResult:
             item: dict[str, Any] = {"bias_type": p.bias_type}
             if p.pair_id:
                 item["pair_id"] = p.pair_id
+            if p.sense_key:
+                item["sense_key"] = p.sense_key
             if naming == "crows":  # sent_more is the more stereotypical sentence in both directions
                 item.update(sent_more=p.sent_more, sent_less=p.sent_less, stereo_antistereo=p.direction)
                 if sc is not None:
@@ -205,6 +253,11 @@ class PairedLikelihoodResult:
                     k: {"ss": v.ss, "lms": v.lms, "icat": v.icat, "n": v.n} for k, v in s.by_bias_type.items()
                 },
             }
+        if any(r.pair.sense_key for r in self.rows):
+            out["by_sense_key"] = self.by_sense_key()
+            out["sense_means"] = self.sense_means()
+            out["sense_key_problems"] = list(self.sense_key_problems)
+            out["pairing_rule"] = SENSE_PAIRING_RULE
         if self.is_demo:
             out["demo_note"] = DEMO_NOTE
         out["notes"] = list(self.notes)
@@ -334,6 +387,26 @@ class PairedLikelihood:
         self.decimals = decimals
         self._check_options()
 
+    @classmethod
+    def for_senses(
+        cls,
+        pairs: Iterable[Any] | None = None,
+        *,
+        model: Any = "embias-demo-mlm",
+        metric: str = "aul",
+        convention: str = "zhou",
+        **options: Any,
+    ) -> PairedLikelihood:
+        """Sense-sensitive likelihood study (Zhou, Kaneko & Bollegala 2022, section 5): AUL and the
+        minus-50 convention by default, over ``pairs`` (default: the bundled template sentences of
+        :func:`~embias_widgets.stimuli.sense_sentences.sense_sentences`). Results add
+        ``by_sense_key`` and ``sense_means`` (see :data:`SENSE_PAIRING_RULE`)."""
+        if pairs is None:
+            from ..stimuli.sense_sentences import sense_sentences
+
+            pairs = sense_sentences().pairs()
+        return cls(pairs, model=model, metric=metric, convention=convention, **options)
+
     def _check_options(self) -> None:
         if not isinstance(self.metric, str) or self.metric not in self.scorer.metrics:
             raise ValueError(
@@ -428,6 +501,19 @@ class PairedLikelihood:
             )
         if bias is not None:
             notes.extend(_fragile_notes(ok, bias.decimals))
+        sensed = [r for r in ok if r.pair.sense_key]
+        sense = None
+        if sensed:
+            sense = pair_bias_score(
+                [r.scores.stereo.score for r in sensed],
+                [r.scores.anti.score for r in sensed],
+                bias_types=[r.pair.sense_key for r in sensed],
+                convention=self.convention,
+                decimals=self.effective_decimals,
+            )
+        problems = sense_key_problems(self.pairs)
+        if problems:
+            notes.append(f"{len(problems)} sense key(s) are not WordNet 3.0 keys (see sense_key_problems)")
         return PairedLikelihoodResult(
             model=self.scorer.name,
             model_description=getattr(self.scorer, "description", ""),
@@ -437,6 +523,8 @@ class PairedLikelihood:
             bias=bias,
             stereoset=stereoset,
             notes=tuple(notes),
+            sense=sense,
+            sense_key_problems=tuple(problems),
         )
 
     def _stereoset(self, rows: list[PairRow]) -> tuple[list[PairRow], StereoSetScore]:
@@ -489,6 +577,43 @@ def _fragile_notes(rows: Sequence[PairRow], decimals: int | None) -> list[str]:
         f"{len(fragile)} pair(s) could be preferred, tied or reversed{how} if their scores moved by "
         f"{tol:g}, the batch-size tolerance ({shown}): their outcome can depend on batch size or device"
     ]
+def sense_key_problems(pairs: Sequence[Any]) -> list[str]:
+    """One line per sense key of ``pairs`` that is not a WordNet 3.0 key, naming where it occurs.
+
+    ``pairs``: :class:`SentencePair` objects (placed by their ``source``) or SSSB sentences
+    (:class:`~embias_widgets.stimuli.pairs.SSSBSentence`, placed by line number).
+
+    The real SSSB files carry two ``$SENSE-ID$`` placeholders; such pairs are still scored
+    (and grouped under the key as written), but reported here.
+    """
+    from ..stimuli.wordnet import UnknownSenseError, WordNet, WordNetNotFoundError, load_wordnet
+
+    where: dict[str, list[str]] = {}
+    for i, p in enumerate(pairs):
+        if p.sense_key:
+            line = getattr(p, "line", None)
+            where.setdefault(p.sense_key, []).append(f"line {line}" if line else (p.source or f"pair {i}"))
+    if not where:
+        return []
+    try:
+        wordnet: WordNet | None = load_wordnet()
+    except WordNetNotFoundError:
+        wordnet = None  # only the spelling of a key can be checked
+    out = []
+    for key, places in where.items():
+        if not WordNet.is_key(key):
+            problem = "is not written as a WordNet sense key"
+        elif wordnet is not None:
+            try:
+                wordnet.sense(key)
+                continue
+            except UnknownSenseError:
+                problem = "is not in WordNet 3.0"
+        else:
+            continue
+        shown = "; ".join(places[:5]) + (f"; ... ({len(places)} pairs)" if len(places) > 5 else "")
+        out.append(f"sense key {key!r} {problem} ({shown})")
+    return out
 
 
 def as_pair(value: Any, *, where: str = "pair") -> SentencePair:

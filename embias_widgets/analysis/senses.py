@@ -210,8 +210,9 @@ class SenseAssociationTest:
     Parameters
     ----------
     test
-        A bundled sense test name (``"weat1-senses"``), an :class:`AssociationTestSpec`
-        whose items are sense keys or lemmas, or ``None`` with the four sets as keywords.
+        A bundled sense test name (``"sense-weat1"``), any other test name or sent-bias file
+        (its words are lemmas), an :class:`AssociationTestSpec` whose items are sense keys or
+        lemmas, or ``None`` with the four sets as keywords.
     targ1, targ2, attr1, attr2
         Items (or ``(category, items)``): sense keys (``"nurse%1:18:00::"``) or lemmas.
     model
@@ -219,6 +220,10 @@ class SenseAssociationTest:
         file path, or a :class:`~embias_widgets.models.sense_vectors.SenseVectors`.
     senses
         How a lemma item resolves: ``"max"`` over sense pairs (default) or ``"average"`` (eq. 7).
+    drop_unknown_lemmas
+        Leave out (with a note) lemma items WordNet does not know, as word tests leave out
+        out-of-vocabulary words; default ``False``: such an item is an error. Sense keys WordNet
+        lacks are always an error.
     word_variant
         Association variant of the eq. 7 word-level twin: ``"max"`` (default, as the sense test) or ``"mean"``.
     ddof, n_samples, alternative, method, seed
@@ -242,6 +247,7 @@ class SenseAssociationTest:
         method: str = "auto",
         seed: int | None = 0,
         wordnet: WordNet | None = None,
+        drop_unknown_lemmas: bool = False,
         **model_options: Any,
     ) -> None:
         if senses not in SENSE_MODES:
@@ -251,9 +257,10 @@ class SenseAssociationTest:
         elif isinstance(test, AssociationTestSpec):
             spec = test
         else:
-            from ..stimuli.sense_tests import load_sense_test
+            from ..stimuli.catalog import resolve_test
+            from ..stimuli.sense_tests import is_sense_test, load_sense_test
 
-            spec = load_sense_test(test)
+            spec = load_sense_test(test) if is_sense_test(test) else resolve_test(test)
         for key, given in zip(SET_KEYS, (targ1, targ2, attr1, attr2), strict=True):
             if given is None:
                 continue
@@ -267,6 +274,8 @@ class SenseAssociationTest:
         self.word_variant = word_variant
         self.options = dict(ddof=ddof, n_samples=n_samples, alternative=alternative, method=method)
         self.seed = seed
+        self.drop_unknown_lemmas = drop_unknown_lemmas
+        self._notes: dict[str, str] = {}
         for key in SET_KEYS:
             self.set_items(key, getattr(spec, key).examples)
 
@@ -281,6 +290,12 @@ class SenseAssociationTest:
             self.wordnet = getattr(self.model, "wordnet", None) or load_wordnet()
         return self.wordnet
 
+    def _keys_of(self, lemma: str) -> tuple[str, ...]:
+        try:
+            return tuple(self.model.keys_of(lemma))
+        except UnknownSenseError:  # gloss models ask WordNet, which knows no such lemma
+            return ()
+
     def resolve(self, key: str, item: str) -> ResolvedItem:
         """Read one item of set ``key`` as a sense key or a lemma; errors name the set and the item."""
         label = f"{key} ({getattr(self.spec, key).category!r})"
@@ -290,8 +305,12 @@ class SenseAssociationTest:
                 sense = wn.sense(item)  # a key WordNet 3.0 lacks is named as such, never a zero vector
                 return ResolvedItem(item, sense.lemma, (sense.key,), True)
             lemma = "_".join(item.lower().split())
-            keys = tuple(self.model.keys_of(lemma))
+            keys = self._keys_of(lemma)
             if not keys:
+                bases = [b for b in wn.base_forms(lemma) if self._keys_of(b)]
+                if len(bases) == 1:  # an inflected form ("equations"): its WordNet lemma, said in the notes
+                    self._notes[item] = f"{key}: {item!r} read as the WordNet lemma {bases[0]!r}"
+                    return ResolvedItem(item, bases[0], self._keys_of(bases[0]), False)
                 wn.senses(lemma)  # unknown lemma: UnknownSenseError with close matches
                 raise SenseInputError(f"{label}: {self.model.name} has no vector for any sense of {item!r}")
             return ResolvedItem(item, lemma, keys, False)
@@ -301,13 +320,25 @@ class SenseAssociationTest:
     def run(self) -> SenseAssociationResult:
         """Encode what is new, run the sense test and both word-level twins."""
         resolved: dict[str, tuple[ResolvedItem, ...]] = {}
+        self._notes = {}
         for key in SET_KEYS:
             items = getattr(self.spec, key).examples
             if not items:
                 raise SenseInputError(
                     f"{key} ({getattr(self.spec, key).category!r}) is empty: add at least one sense key or lemma"
                 )
-            resolved[key] = tuple(self.resolve(key, i) for i in items)
+            kept, dropped = [], []
+            for item in items:
+                try:
+                    kept.append(self.resolve(key, item))
+                except SenseInputError as err:
+                    if not self.drop_unknown_lemmas or self._wordnet().is_key(item):
+                        raise
+                    self._notes[item] = f"left out: {err}"
+                    dropped.append(str(err))
+            if not kept:
+                raise SenseInputError(f"no item of {key} can be used: " + " | ".join(dropped))
+            resolved[key] = tuple(kept)
         lemma_keys: dict[str, tuple[str, ...]] = {}
         for r in (r for key in SET_KEYS for r in resolved[key]):
             if r.lemma not in lemma_keys:
@@ -326,7 +357,7 @@ class SenseAssociationTest:
         word_max = sense_weat(*word_sets, rng=self.seed, **self.options)
         X, Y, A, B = (np.vstack([g.mean(axis=0) for g in s]) for s in word_sets)
         word_average = weat(X, Y, A, B, variant=self.word_variant, rng=self.seed, **self.options)
-        notes = []
+        notes = list(self.spec.notes) + list(self._notes.values())
         if self.senses == "average" and any(not r.is_key for k in SET_KEYS for r in resolved[k]):
             notes.append("lemma items use the eq. 7 average of their sense vectors (senses='average')")
         return SenseAssociationResult(
@@ -344,3 +375,50 @@ class SenseAssociationTest:
             lemma_keys=lemma_keys,
             notes=tuple(notes),
         )
+
+
+def is_sense_model(spec: Any) -> bool:
+    """Whether ``spec`` names a sense model: ``"gloss:<encoder>"``, a sense-vector file, or a loaded one."""
+    from pathlib import Path
+
+    from ..models.sense_vectors import is_sense_file
+
+    if isinstance(spec, SenseVectors):
+        return True
+    if not isinstance(spec, str | Path):
+        return False
+    return str(spec).startswith("gloss:") or (Path(spec).expanduser().is_file() and is_sense_file(spec))
+
+
+def uses_senses(tests: Iterable[str], models: Iterable[Any]) -> bool:
+    """Whether a batch run is a sense run; mixing sense and word models or tests is an error."""
+    from ..stimuli.sense_tests import is_sense_test
+
+    models, tests = list(models), list(tests)
+    sense_models = [is_sense_model(m) for m in models]
+    if any(sense_models) and not all(sense_models):
+        plain = [str(m) for m, s in zip(models, sense_models, strict=True) if not s]
+        raise ValueError(f"cannot mix sense models with word/sentence models ({', '.join(plain)}): run them separately")
+    sense_tests = [t for t in tests if is_sense_test(t)]
+    if sense_tests and models and not any(sense_models):
+        raise ValueError(
+            f"{', '.join(sense_tests)} need a sense model: --model gloss:all-MiniLM-L6-v2, gloss:<encoder>, "
+            "or an LMMS .npz/.txt or ARES .txt file"
+        )
+    return bool(sense_tests) or any(sense_models)
+
+
+def run_sense_suite(tests: Iterable[str], models: Iterable[Any], *, senses: str = "max", **options: Any) -> list[dict]:
+    """Every test on every sense model; one record per (test, model) as :meth:`SenseAssociationResult.to_dict`."""
+    from ..stimuli.sense_tests import is_sense_test, sense_test_names
+
+    names = [n for t in tests for n in (sense_test_names() if t == "all" else [t])]
+    rows = []
+    for model in models:
+        loaded = load_sense_model(model)
+        for name in names:
+            # word tests read as lemmas leave out what WordNet lacks, as word tests leave out OOV words
+            study = SenseAssociationTest(name, model=loaded, senses=senses, drop_unknown_lemmas=not is_sense_test(name),
+                                         **options)
+            rows.append(study.run().to_dict())
+    return rows

@@ -86,7 +86,7 @@ class UnknownSenseError(KeyError):
         return self.message
 
 
-class WordNetNotFoundError(LookupError):
+class WordNetNotFoundError(FileNotFoundError):
     """Neither the Debian WordNet files nor nltk's WordNet data are installed."""
 
 
@@ -212,6 +212,12 @@ class WordNet:
             raise UnknownSenseError(*self._unknown_key(text))
         return self._make_sense(lemma)
 
+    def base_forms(self, word: str) -> list[str]:
+        """WordNet lemmas that ``word`` is an inflection of (``"equations"`` -> ``["equation"]``), by morphy."""
+        name = _normalise_lemma(word)
+        forms = [self._reader.morphy(name, p) for p in "nvar"]
+        return sorted({f for f in forms if f and f != name and self._all_senses(f)})
+
     def lemma_names(self) -> list[str]:
         """Every lemma of WordNet (lowercase, "_" between words), sorted."""
         if self._lemma_names is None:
@@ -256,7 +262,7 @@ class WordNet:
         return difflib.get_close_matches(name, pool, n=n, cutoff=0.75)
 
     def _unknown_lemma(self, lemma: str, name: str) -> tuple[str, str, tuple[str, ...]]:
-        base = [b for b in {self._reader.morphy(name, p) for p in "nvar"} if b and b != name]
+        base = self.base_forms(name)
         close = [w for w in self._close_lemmas(name) if w not in base]
         suggestions = tuple(sorted(base) + close)
         hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else "; check the spelling"
