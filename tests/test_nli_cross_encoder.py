@@ -146,3 +146,11 @@ def test_debiasing_needs_embeddings():
 
     with pytest.raises(TypeError, match="no input word embeddings"):
         debias_input_embeddings(Plain())
+
+
+def test_a_pickled_classifier_predicts_the_same():
+    import pickle
+
+    clf = load_nli_model(str(tiny_nli_dir()), device="cpu")
+    again = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(again.predict(PREMISES, HYPOTHESES), clf.predict(PREMISES, HYPOTHESES))

@@ -138,8 +138,11 @@ class CrossEncoderNli:
         return f"CrossEncoderNli({self.name!r}, device={self.device!r}, logit columns {order})"
 
     def __getstate__(self) -> dict[str, Any]:
+        """Pickled (e.g. to Dask workers) on the CPU; the live model stays on its device."""
         state = dict(self.__dict__)
-        state["model"] = state["model"].to("cpu")
+        if self.device != "cpu":
+            state["model"] = copy.deepcopy(self.model).to("cpu")
+            state["device"] = "cpu"
         return state
 
     # -- scoring ------------------------------------------------------------------------------------
