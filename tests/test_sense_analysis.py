@@ -97,3 +97,27 @@ def test_bad_items_are_named(sense_file):
         _run(sense_file, **{**base, "targ2": ["doctor%1:18:00::"]})
     with pytest.raises(ValueError, match="senses must be one of"):
         SenseAssociationTest(model=str(sense_file), senses="min")
+
+
+def test_gender_direction_bias_eq8_against_numpy(wn, tmp_path):
+    from embias_widgets.analysis import sense_gender_bias
+    from embias_widgets.stimuli.sense_sentences import GENDER_PAIR_KEYS
+
+    rng = np.random.default_rng(11)
+    keys = [k for pair in GENDER_PAIR_KEYS for k in pair] + [s.key for s in wn.senses("nurse")]
+    table = {k: rng.normal(size=5) for k in keys}
+    path = tmp_path / "g.txt"
+    path.write_text("".join(k + " " + " ".join(f"{v:.6f}" for v in table[k]) + "\n" for k in keys))
+    res = sense_gender_bias(str(path), occupations=[("nurse", "nurse%1:18:00::", "nurse%2:29:00::")])
+    vec = {k: np.array([float(f"{v:.6f}") for v in table[k]]) for k in keys}
+    g = np.mean([vec[m] - vec[f] for m, f in GENDER_PAIR_KEYS], axis=0)
+    word = np.mean([vec[s.key] for s in wn.senses("nurse")], axis=0)
+
+    def cos(u, v):
+        return u @ v / np.linalg.norm(u) / np.linalg.norm(v)
+
+    frame = res.frame().set_index("kind")["bias"]
+    assert frame["noun sense"] == pytest.approx(cos(vec["nurse%1:18:00::"], g))
+    assert frame["verb sense"] == pytest.approx(cos(vec["nurse%2:29:00::"], g))
+    assert frame["word (eq. 7)"] == pytest.approx(cos(word, g))
+    assert res.chart().to_dict()["encoding"]["xOffset"]["field"] == "kind"

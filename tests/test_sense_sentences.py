@@ -78,3 +78,10 @@ def test_sssb_text_round_trip(tmp_path):
 def test_unknown_sense_type():
     with pytest.raises(ValueError, match="unknown sense type"):
         sense_sentences(("gender",))
+
+
+def test_gender_pairs_are_person_senses(wn):
+    from embias_widgets.stimuli.sense_sentences import GENDER_PAIR_KEYS
+
+    for male, female in GENDER_PAIR_KEYS:
+        assert wn.sense(male).lexname == wn.sense(female).lexname == "noun.person"

@@ -12,6 +12,7 @@ from .relation import (
     contrived_attribute_table,
     weat_before_after,
 )
+from .sense_gender import SenseGenderBiasResult, sense_gender_bias
 from .senses import SenseAssociationResult, SenseAssociationTest, SenseInputError
 from .sentence_association import SentenceAssociationTest
 
@@ -30,6 +31,7 @@ __all__ = [
     "RelationProjectionResult",
     "SenseAssociationResult",
     "SenseAssociationTest",
+    "SenseGenderBiasResult",
     "SenseInputError",
     "SentenceAssociationTest",
     "SuiteResult",
@@ -37,5 +39,6 @@ __all__ = [
     "contrived_attribute_table",
     "debias_comparison",
     "run_suite",
+    "sense_gender_bias",
     "weat_before_after",
 ]

@@ -146,3 +146,15 @@ def sense_sentences(sense_types: tuple[str, ...] = SENSE_TYPES) -> SenseSentence
                 pair("verb", info["verb"], f"{advantaged} {good} {info['did']}.", f"{other} {good} {info['did']}.")
                 pair("verb", info["verb"], f"{other} {bad} {info['did']}.", f"{advantaged} {bad} {info['did']}.")
     return SenseSentenceSet(tuple(out))
+
+
+#: Bolukbasi et al. (2016)'s definitional gender pairs (male, female) that have a WordNet 3.0
+#: person sense, as sense keys; she/he, her/his, herself/himself and Mary/John have none.
+GENDER_PAIR_KEYS: tuple[tuple[str, str], ...] = (
+    ("man%1:18:00::", "woman%1:18:00::"),
+    ("son%1:18:00::", "daughter%1:18:00::"),
+    ("father%1:18:00::", "mother%1:18:00::"),
+    ("guy%1:18:00::", "gal%1:18:00::"),
+    ("boy%1:18:00::", "girl%1:18:00::"),
+    ("male%1:18:00::", "female%1:18:00::"),
+)
