@@ -18,9 +18,11 @@ from ..errors import MissingSenseError, ModelNotFoundError, SenseFileError
 from .base import SenseVectors, lemma_of
 from .files import SenseVectorFile, is_sense_file, load_sense_file
 from .gloss import DEFAULT_GLOSS_ENCODER, GlossSenseVectors, gloss_text, load_gloss_vectors
+from .prototypes import ContextualSenseVectors, target_span
 
 __all__ = [
     "DEFAULT_GLOSS_ENCODER",
+    "ContextualSenseVectors",
     "GlossSenseVectors",
     "MissingSenseError",
     "SenseFileError",
@@ -32,6 +34,7 @@ __all__ = [
     "load_gloss_vectors",
     "load_sense_file",
     "load_sense_model",
+    "target_span",
 ]
 
 
