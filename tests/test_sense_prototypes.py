@@ -32,7 +32,7 @@ def test_target_span_finds_inflections():
 def test_prototype_is_the_mean_of_target_token_vectors(encoder):
     protos = ContextualSenseVectors(encoder)
     sentences = ["She will nurse the sick child.", "He nursed his father back to health."]
-    assert protos.add("nurse%2:29:00::", sentences + ["A judge spoke."]) == 2
+    assert protos.add("nurse%2:29:00::", [*sentences, "A judge spoke."]) == 2
     assert "does not contain 'nurse'" in protos.skipped[0]
     expected = []
     tok = encoder.tokenizer
