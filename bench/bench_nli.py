@@ -281,7 +281,7 @@ def bench_dask(limit: int, chunk: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=512, help="pairs for the speed comparison")
-    ap.add_argument("--slices", type=int, nargs="+", default=[4096, 16384, 65536], help="memory slice sizes")
+    ap.add_argument("--slices", type=int, nargs="+", default=[16384, 65536, 262144], help="memory slice sizes")
     ap.add_argument("--dask-pairs", type=int, default=16384)
     ap.add_argument("--chunk-size", type=int, default=2048)
     ap.add_argument("--only", choices=("speed", "memory", "dask"), action="append")

@@ -96,3 +96,6 @@ def test_bad_input_is_one_line(capsys, tmp_path):
     err = bad(capsys, "nli", "--probe", "gender-occupation", "--model", model, "--limit", "5",
               "--scheduler", f"tcp://127.0.0.1:{port}", "--timeout", "1")
     assert f"no Dask scheduler answers at tcp://127.0.0.1:{port}" in err
+    err = bad(capsys, "nli", "--probe", "gender-occupation", "--model", model, "--limit", "5",
+              "--scheduler", "nonsense:xx")
+    assert "scheduler address 'nonsense:xx' is not of the form tcp://host:8786" in err

@@ -320,6 +320,15 @@ def _iv_run(chunk_size: int, top_k: int, taus: Sequence[float], engine: str) -> 
     NeutralityStats(tuple(taus))  # validates taus
 
 
+def _iv_address(address: str) -> str:
+    """A scheduler address ``[scheme://]host:port`` (port a number), else NliRunError naming the form."""
+    import re
+
+    if not isinstance(address, str) or not re.fullmatch(r"(?:[a-z]+://)?[^\s/:]+(?::\d{1,5})?", address.strip()):
+        raise NliRunError(f"scheduler address {address!r} is not of the form tcp://host:8786")
+    return address.strip()
+
+
 class NliProbe:
     """A probe (named, a pairs CSV, or a :class:`~embias_widgets.stimuli.nli_probes.PairSource`) and a model.
 
@@ -526,10 +535,13 @@ class NliProbe:
             address = scheduler
         try:
             try:
-                client = Client(address, timeout=f"{connect_timeout}s")
-            except (OSError, TimeoutError) as err:
-                raise NliRunError(f"no Dask scheduler answers at {address} within {connect_timeout:g} s ({err}); "
-                                  "start one (dask scheduler) or use --workers N for a local cluster") from None
+                client = Client(_iv_address(address), timeout=f"{connect_timeout}s")
+            except NliRunError:
+                raise
+            except Exception as err:  # refused, timed out, or something that is not a Dask scheduler answered
+                raise NliRunError(f"no Dask scheduler answers at {address} within {connect_timeout:g} s "
+                                  f"({type(err).__name__}: {str(err)[:120]}); start one (dask scheduler) or use "
+                                  "--workers N for a local cluster") from None
             try:
                 spec = self.model_spec
                 if not isinstance(spec, str):  # an object: ship it once to every worker
