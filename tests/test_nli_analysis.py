@@ -171,3 +171,15 @@ def test_one_word_pair_and_one_typed_pair_on_demand():
 
     with pytest.raises(ProbeError, match="not a word pair"):
         probe.word_pair_rows("pilot", "king")
+
+
+def test_stop_returns_the_partial_result():
+    probe = NliProbe(small_probe(), Keyed(), chunk_size=500, limit=5000)
+
+    def after_two(result):
+        if result.n_scored >= 1000:
+            probe.stop()
+
+    partial = probe.run(on_chunk=after_two)
+    assert partial.n_scored == 1000 and not partial.complete and partial.n_pairs == 5000
+    assert probe.run().complete  # a new run starts afresh

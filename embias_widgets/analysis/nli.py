@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -363,6 +364,7 @@ class NliProbe:
             raise ValueError(f"`limit` must be a positive number of pairs, got {limit}")
         self.n_pairs = n if limit is None else min(n, int(limit))
         self._model: Any = None
+        self._stop = threading.Event()
 
     def __repr__(self) -> str:
         return f"NliProbe({self.source.name!r}, {self.n_pairs:,} pairs, model={self.model_name!r})"
@@ -378,6 +380,11 @@ class NliProbe:
         if self._model is None:
             self._model = _cached_model(self.model_spec, self.model_options)
         return self._model
+
+    def stop(self) -> None:
+        """Ask a running :meth:`run` (e.g. in a widget's thread) to stop after the chunk in progress;
+        it returns the partial result (``complete`` is False) and finished chunks stay in ``results_dir``."""
+        self._stop.set()
 
     def chunk_ranges(self) -> list[tuple[int, int]]:
         return [(a, min(a + self.chunk_size, self.n_pairs)) for a in range(0, self.n_pairs, self.chunk_size)]
@@ -489,9 +496,12 @@ class NliProbe:
                     partial[0] = partial[0].add(c, seconds=time.perf_counter() - t0)
                 on_chunk(partial[0])
 
+        self._stop.clear()
         try:
             if engine == "local":
                 for a, b in todo:
+                    if self._stop.is_set():
+                        break
                     finished(score_chunk(self.model, self.source, a, b, taus=self.taus, top_k=self.top_k,
                                          per_pair=per_pair))
             else:
@@ -552,6 +562,9 @@ class NliProbe:
                            for a, b in todo]
                 for future in as_completed(futures):
                     finished(future.result())
+                    if self._stop.is_set():
+                        client.cancel(futures)
+                        break
             finally:
                 client.close()
         finally:
