@@ -122,7 +122,7 @@ def edit_latency(encoder: object, repeat: int) -> None:
         encode.append((time.perf_counter() - t0) * 1000)
         new.append(encoder.n_encoded - before)
         explorer.editor.set_state({"sets": sets})
-        first.append(explorer.first_ms + encode[-1])
+        first.append(getattr(explorer, "first_ms", explorer.elapsed_ms) + encode[-1])  # older: no first bars
         full.append(explorer.elapsed_ms + encode[-1])
     res = explorer.result
     print(f"edit one word of sent-weat1 ({len(res.items['targ1'])} + {len(res.items['targ2'])} sentences, "

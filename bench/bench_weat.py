@@ -17,6 +17,7 @@ time; the machine may be shared, so the load average is printed too).
 from __future__ import annotations
 
 import argparse
+import inspect
 import itertools
 import json
 import math
@@ -72,10 +73,11 @@ def permutation_cases(repeat: int, loop_repeat: int) -> list[dict]:
         s = np.random.default_rng(0).normal(size=2 * n) * 0.1 + np.r_[np.full(n, 0.01), np.zeros(n)]
         loop_wall, loop_cpu, p_loop = timed(lambda s=s, n=n, m=n_samples: sent_bias_loop(s, n, m, seed=1), loop_repeat)
         samplers = ("keys",) if math.comb(2 * n, n) <= n_samples else ("keys", "bits")
-        for sampler in samplers:
+        has_sampler = "sampler" in inspect.signature(permutation_test).parameters  # not in older checkouts
+        for sampler in samplers if has_sampler else ("keys",):
+            options = {"sampler": sampler} if has_sampler else {}
             wall, cpu, ours = timed(
-                lambda s=s, n=n, m=n_samples, sm=sampler: permutation_test(s, n, n_samples=m, rng=1, sampler=sm),
-                repeat,
+                lambda s=s, n=n, m=n_samples, o=options: permutation_test(s, n, n_samples=m, rng=1, **o), repeat
             )
             se = math.sqrt(max(ours.pvalue * (1 - ours.pvalue), 1e-12) * 2 / n_samples)
             kind = "exact" if ours.exact else f"{n_samples:,} sampled, {sampler}"
