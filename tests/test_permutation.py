@@ -219,12 +219,17 @@ def test_sampled_p_values_unchanged_for_the_same_seed():
         assert res.pvalue == (1 + np.count_nonzero(2.0 * sums - values.sum() >= observed - gamma)) / 30_000
 
 
+@pytest.mark.parametrize("draw", ["_word_subset_sums", "_bit_subset_sums"])
 @pytest.mark.parametrize(("n", "k"), [(6, 3), (7, 2), (7, 6), (9, 4)])
-def test_bits_sampler_is_uniform_over_all_splits(n, k):
+def test_bits_sampler_is_uniform_over_all_splits(draw, n, k):
+    # Both ways of the "bits" sampler (words of weight k; n bits + |m - k| removals), on their own.
     # Powers of two: each subset sum names one subset; every one of C(n, k) must be equally likely.
+    from embias_widgets.metrics import permutation as perm
+
     values = 2.0 ** np.arange(n)
-    res = permutation_test(values, k, n_samples=60_001, method="sampled", rng=n * 10 + k, sampler="bits")
-    codes = np.rint((res.null_distribution + values.sum()) / 2).astype(np.int64)
+    sums = getattr(perm, draw)(np.random.default_rng(n * 10 + k), 60_000, values, k)
+    codes = np.rint(sums).astype(np.int64)
+    assert np.array_equal(codes.astype(np.float64), sums)
     assert (np.bitwise_count(codes) == k).all()  # exactly k items in every split
     _, counts = np.unique(codes, return_counts=True)
     assert counts.size == math.comb(n, k)
@@ -232,6 +237,24 @@ def test_bits_sampler_is_uniform_over_all_splits(n, k):
     # and each item is in Xi with probability k / n
     item_rate = ((codes[:, None] >> np.arange(n)) & 1).mean(axis=0)
     np.testing.assert_allclose(item_rate, k / n, atol=5 * math.sqrt(k / n * (1 - k / n) / codes.size))
+
+
+def test_bits_sampler_with_removals_on_many_items():
+    # n = 100 (past the 64-bit words): rebuild every split from one-hot values (same seed, same draws).
+    from embias_widgets.metrics import permutation as perm
+
+    n, k, rows = 100, 37, 4_000
+    ind = np.array([perm._bit_subset_sums(np.random.default_rng(3), rows, np.eye(n)[i], k) for i in range(n)]).T
+    assert set(np.unique(ind)) <= {0.0, 1.0} and (ind.sum(axis=1) == k).all()
+    se = math.sqrt(k / n * (1 - k / n) / rows)
+    np.testing.assert_allclose(ind.mean(axis=0), k / n, atol=5 * se)
+    # pairs: P(i and j both in) = k (k - 1) / (n (n - 1)), for a few pairs
+    both = (ind[:, :10, None] * ind[:, None, :10]).mean(axis=0)[np.triu_indices(10, 1)]
+    p2 = k * (k - 1) / (n * (n - 1))
+    np.testing.assert_allclose(both, p2, atol=5 * math.sqrt(p2 * (1 - p2) / rows))
+    values = np.random.default_rng(4).normal(size=n)
+    np.testing.assert_allclose(perm._bit_subset_sums(np.random.default_rng(3), rows, values, k), ind @ values,
+                               rtol=0, atol=1e-12)
 
 
 def test_bits_sampler_sums_match_their_subsets():
@@ -258,11 +281,12 @@ def test_bits_sampler_agrees_with_exact_and_scipy(alternative):
                             alternative=alternative)
     se = math.sqrt(exact.pvalue * (1 - exact.pvalue) / 20_000)
     assert abs(bits.pvalue - exact.pvalue) < 5 * se + 2 / 20_000
-    big = np.random.default_rng(5).normal(size=60) + np.r_[np.full(30, 0.25), np.zeros(30)]
-    ours = permutation_test(big, 30, n_samples=20_000, rng=1, sampler="bits", alternative=alternative)
-    ref = _scipy_test(big, 30, alternative, n_resamples=19_999, rng=np.random.default_rng(2))
-    se = math.sqrt(ref.pvalue * (1 - ref.pvalue) / 20_000)
-    assert abs(ours.pvalue - ref.pvalue) < 6 * se + 2 / 20_000
+    for n in (60, 90):  # 64-bit words of weight k; n bits and |m - k| removals
+        big = np.random.default_rng(5).normal(size=n) + np.r_[np.full(n // 2, 0.25), np.zeros(n // 2)]
+        ours = permutation_test(big, n // 2, n_samples=20_000, rng=1, sampler="bits", alternative=alternative)
+        ref = _scipy_test(big, n // 2, alternative, n_resamples=19_999, rng=np.random.default_rng(2))
+        se = math.sqrt(ref.pvalue * (1 - ref.pvalue) / 20_000)
+        assert abs(ours.pvalue - ref.pvalue) < 6 * se + 2 / 20_000
 
 
 def test_bits_sampler_reproduces_and_rejects_unknown_sampler():
