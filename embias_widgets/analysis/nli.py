@@ -519,6 +519,8 @@ class NliProbe:
             from ..models.registry import available_models
 
             description = available_models().get(self.model_spec, "")
+        else:
+            description = str(getattr(self.model_spec, "description", ""))
         notes = ()
         if self.n_pairs < len(self.source):
             notes = (f"a subset: the first {self.n_pairs:,} of {len(self.source):,} pairs",)
