@@ -2,7 +2,7 @@
 
     embias nli (--probe NAME | --pairs FILE.csv) [--model M] [--format json|table] [--per-pair]
                [--scheduler tcp://host:8786 | --workers N] [--limit N] [--chunk-size N]
-               [--results-dir DIR] [--style authors|paper] [--tau T ...] [--top-k K]
+               [--results-dir DIR] [--style authors|paper] [--tau T ...] [--top-k K] [--output FILE.csv]
 
 Prints one JSON object: ``model``, ``n_pairs``, and ``pairs`` (over sentence
 pairs) and ``word_pairs`` (over word pairs after averaging each over its
@@ -37,6 +37,8 @@ def add_nli(sub: argparse._SubParsersAction) -> None:
                    "AutoModelForSequenceClassification NLI model")
     p.add_argument("--format", choices=("json", "table"), default="json")
     p.add_argument("--per-pair", action="store_true", help="add per-pair entailment/neutral/contradiction rows")
+    p.add_argument("--output", metavar="FILE.csv",
+                   help="also write every pair with its (e, n, c) to this CSV (the authors' columns + 3), streamed")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler")
     where.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N processes")
@@ -90,9 +92,12 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
         probe = NliProbe(source, args.model, taus=taus, chunk_size=args.chunk_size, top_k=args.top_k,
                          limit=args.limit, model_options=options)
         result = probe.run(scheduler=args.scheduler, workers=args.workers, results_dir=args.results_dir,
-                           per_pair=args.per_pair, progress=args.progress, connect_timeout=args.timeout)
+                           per_pair=args.per_pair or bool(args.output), progress=args.progress,
+                           connect_timeout=args.timeout)
     except TypeError as err:  # e.g. a model that is not a sequence classifier
         raise ValueError(str(err)) from err
+    if args.output:
+        result.write_pairs_csv(args.output)
     summary = result.summary()
     obj: dict[str, Any] = {"model": summary["model"], "n_pairs": summary["n_pairs"], "pairs": summary["pairs"],
                            "word_pairs": summary["word_pairs"], "probe": summary["probe"],

@@ -102,6 +102,13 @@ def test_per_pair_rows_and_csv_source(tmp_path):
     assert from_csv.scores() == from_probe.scores()
     rows = from_csv.pairs_table()
     assert len(rows) == 700 and list(rows.columns[-3:]) == ["entailment", "neutral", "contradiction"]
+    import pandas as pd
+
+    assert from_csv.write_pairs_csv(tmp_path / "out.csv") == 700
+    back = pd.read_csv(tmp_path / "out.csv")
+    assert list(back.columns[:7]) == ["id", "pair type", "premise_filler_word", "hypothesis_filler_word",
+                                      "template_type", "premise", "hypothesis"]
+    np.testing.assert_array_equal(back["neutral"].to_numpy(), rows["neutral"].to_numpy())
     P = clf.predict(rows["premise"].tolist(), rows["hypothesis"].tolist())
     np.testing.assert_allclose(rows[["entailment", "neutral", "contradiction"]].to_numpy(), P, rtol=1e-6)
 

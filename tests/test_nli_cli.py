@@ -38,7 +38,8 @@ def test_pairs_file_with_per_pair_rows_equals_the_probe(tmp_path):
     probe = load_probe("religion-polarity", style="paper")
     write_pairs_csv(probe.iter_pairs(0, 50), path)
     code, text = run("nli", "--pairs", str(path), "--model", str(tiny_nli_dir("mnli")), "--per-pair",
-                     "--tau", "0.4", "--device", "cpu")
+                     "--tau", "0.4", "--device", "cpu", "--output", str(tmp_path / "scored.csv"))
+    assert (tmp_path / "scored.csv").read_text().count("\n") == 51
     assert code == 0
     obj = json.loads(text)
     rows = obj["per_pair"]

@@ -272,6 +272,25 @@ class NliProbeResult:
             }))
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
+    def write_pairs_csv(self, path: str | Path) -> int:
+        """Stream the per-pair rows (``per_pair=True`` runs) to a CSV file, chunk by chunk: the authors' columns
+        plus ``entailment``, ``neutral``, ``contradiction``. Returns the number of rows."""
+        import csv
+
+        from ..stimuli.nli_probes import CSV_COLUMNS
+
+        if any(c.probs is None for c in self.chunks):
+            raise ValueError("per-pair rows were not kept: run with per_pair=True")
+        n = 0
+        with open(path, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow([*CSV_COLUMNS, *LABELS])
+            for c in sorted(self.chunks, key=lambda c: c.start):
+                for pair, p in zip(self.source.iter_pairs(c.start, c.stop), c.probs, strict=True):
+                    writer.writerow([*pair.csv_row(), *(repr(float(x)) for x in p)])
+                    n += 1
+        return n
+
     # -- charts -------------------------------------------------------------------------------------------
     def chart(self) -> Any:
         """Bars of NN, FN, T:tau at both levels (1 = neutral everywhere, the unbiased value)."""
