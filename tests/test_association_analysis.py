@@ -1,5 +1,6 @@
 """AssociationTest on GloVe: options, OOV, edits, bad input."""
 
+import math
 import time
 
 import numpy as np
@@ -112,3 +113,21 @@ def test_result_tables(glove):
     assert d["effect_size_ci"][0] <= res.effect_size <= d["effect_size_ci"][1]
     spec = res.chart().to_dict()
     assert spec["mark"]["type"] == "bar"
+
+
+def test_bits_sampler_option_reaches_the_test_and_its_record(glove):
+    keys = AssociationTest("weat1", model=glove, n_samples=20_000).run()
+    bits = AssociationTest("weat1", model=glove, n_samples=20_000, sampler="bits").run()
+    assert "sampler" not in keys.options and "sampler=bits" in bits.options
+    assert bits.effect_size == keys.effect_size and bits.core.n_permutations == 20_000
+    assert not np.array_equal(bits.core.null_distribution, keys.core.null_distribution)  # other draws
+    se = math.sqrt(max(keys.pvalue * (1 - keys.pvalue), 1 / 20_000) / 20_000)
+    assert abs(bits.pvalue - keys.pvalue) < 6 * se * math.sqrt(2) + 2 / 20_000
+
+
+def test_unknown_sampler_is_an_input_error(glove):
+    with pytest.raises(AssociationInputError, match="`sampler` must be one of 'keys', 'bits'"):
+        AssociationTest("weat1", model=glove, sampler="dice")
+    test = AssociationTest("weat1", model=glove)
+    test.set_options(sampler="bits")
+    assert test.options["sampler"] == "bits"

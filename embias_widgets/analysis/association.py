@@ -156,8 +156,9 @@ class AssociationTest:
         Items (or ``(category, items)``) for each set.
     model
         A registered name (default ``"glove-6b-50d"``), a path, or a loaded model.
-    variant, ddof, n_samples, alternative, method
-        Options of :func:`embias_widgets.metrics.weat`.
+    variant, ddof, n_samples, alternative, method, sampler
+        Options of :func:`embias_widgets.metrics.weat` (``sampler="bits"``:
+        faster sampled splits, other draws for the same seed).
     seed
         Seed for sampled permutations and bootstrap; the same seed gives the
         same p-value.
@@ -180,6 +181,7 @@ class AssociationTest:
         alternative: str = "greater",
         method: str = "auto",
         seed: int | None = 0,
+        sampler: str = "keys",
         **model_options: Any,
     ) -> None:
         if test is None:
@@ -200,9 +202,11 @@ class AssociationTest:
             spec = spec.with_set(key, WordSet.of(category, _clean(key, items)[0]))
         self.spec = spec
         self._check_options(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative,
-                            method=method, seed=seed)
+                            method=method, sampler=sampler, seed=seed)
         self.model = load_model(model, **model_options)
-        self.options = dict(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative, method=method)
+        self.options = dict(
+            variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative, method=method, sampler=sampler
+        )
         self.seed = seed
         self._cache: dict[str, np.ndarray | OutOfVocabulary] = {}
         self._averaged: set[str] = set()  # multi-word items the model averaged
@@ -221,7 +225,7 @@ class AssociationTest:
             raise AssociationInputError(str(err)) from None
 
     def set_options(self, **options: Any) -> None:
-        """Change ``variant``, ``ddof``, ``n_samples``, ``alternative``, ``method`` or ``seed``.
+        """Change ``variant``, ``ddof``, ``n_samples``, ``alternative``, ``method``, ``sampler`` or ``seed``.
 
         All are checked before any is applied: a rejected option leaves the test as it was.
         """
@@ -404,4 +408,6 @@ def _clean(key: str, items: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _options_string(model: Any, options: dict[str, Any]) -> str:
     model_opts = getattr(model, "options", "")
     core = f"variant={options['variant']},ddof={options['ddof']}"
+    if options.get("sampler", "keys") != "keys":  # other draws for the same seed: say so
+        core += f",sampler={options['sampler']}"
     return f"{model_opts},{core}" if model_opts else core

@@ -29,9 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .validation import SAMPLERS
+
 ALTERNATIVES = ("greater", "less", "two-sided")
 METHODS = ("auto", "exact", "sampled", "parametric")
-SAMPLERS = ("keys", "bits")
 #: Float64 cells per batch of split indicators (8 MB per batch).
 DEFAULT_BATCH_CELLS = 1 << 20
 #: Random-key cells per independently seeded block of sampled splits.

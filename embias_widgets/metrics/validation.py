@@ -18,6 +18,7 @@ import numpy as np
 VARIANTS = ("mean", "max")
 ALTERNATIVES = ("greater", "less", "two-sided")
 METHODS = ("auto", "exact", "sampled", "parametric")
+SAMPLERS = ("keys", "bits")
 MAX_SEED = 2**63 - 1
 MAX_SAMPLES = 10_000_000
 """Most permutation samples one run may ask for (p resolution 1e-7; 1e7 splits of 50 items
@@ -37,6 +38,7 @@ def check_options(
     n_samples: Any = _UNSET,
     alternative: Any = _UNSET,
     method: Any = _UNSET,
+    sampler: Any = _UNSET,
     seed: Any = _UNSET,
     alpha: Any = _UNSET,
     confidence_level: Any = _UNSET,
@@ -46,7 +48,7 @@ def check_options(
 
     - ``variant``: ``"mean"`` or ``"max"``; ``alternative``: ``"greater"``,
       ``"less"`` or ``"two-sided"``; ``method``: ``"auto"``, ``"exact"``,
-      ``"sampled"`` or ``"parametric"``;
+      ``"sampled"`` or ``"parametric"``; ``sampler``: ``"keys"`` or ``"bits"``;
     - ``ddof``: 0 or 1 (the std of the effect size; whole numbers only);
     - ``n_samples``: a whole number from 2 to :data:`MAX_SAMPLES`; ``n_resamples``: a whole number >= 1;
     - ``seed``: ``None``, a whole number in [0, 2**63 - 1] or a
@@ -57,6 +59,7 @@ def check_options(
         ("variant", variant, VARIANTS),
         ("alternative", alternative, ALTERNATIVES),
         ("method", method, METHODS),
+        ("sampler", sampler, SAMPLERS),
     ):
         if value is not _UNSET and (not isinstance(value, str) or value not in allowed):
             raise ValueError(f"`{name}` must be one of {', '.join(repr(a) for a in allowed)}, got {value!r}")
