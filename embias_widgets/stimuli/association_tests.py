@@ -143,11 +143,15 @@ def parse_test_text(text: str, *, name: str, source: str = "<text>") -> Associat
 
 def read_test_file(path: str | Path) -> AssociationTestSpec:
     """Read a sent-bias ``.jsonl`` test file; the test is named after the file."""
+    from .text_files import read_utf8
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_utf8(path, what="sent-bias test file (.jsonl)")
     except FileNotFoundError:
         raise TestFileError(f"{path}: no such file") from None
+    except ValueError as err:
+        raise TestFileError(str(err)) from None
     return parse_test_text(text, name=path.name.removesuffix(".jsonl").removesuffix(".json"), source=str(path))
 
 

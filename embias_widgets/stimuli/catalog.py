@@ -15,11 +15,15 @@ from .sentence_tests import is_sentence_test, load_sentence_test
 def resolve_test(name_or_path: str | Path) -> AssociationTestSpec:
     """A bundled test name (word or ``sent-`` sentence test), or a path to a sent-bias test file."""
     text = str(name_or_path)
+    if not text.strip():
+        raise KeyError(f"empty test name {text!r}: give a bundled test name (weat1, sent-weat1, ...) or a file path")
     if text in bundled_test_names():
         return load_bundled_test(text)
     if is_sentence_test(text):  # fixed sentences; SentenceAssociationTest keeps them editable as words
         return load_sentence_test(text).sentence_spec()
     path = Path(text).expanduser()
+    if path.is_dir():
+        raise KeyError(f"{text} is a directory: give a sent-bias test file (.jsonl) or a bundled test name")
     if path.exists() or text.endswith((".jsonl", ".json")):
         return read_test_file(path)
     raise KeyError(f"unknown test {text!r}: give a file path or one of {', '.join(bundled_test_names())} "

@@ -25,6 +25,7 @@ Every reader returns :class:`SentencePair` objects; a malformed file raises
 from __future__ import annotations
 
 import csv
+import io
 import itertools
 import json
 import os
@@ -36,6 +37,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from .text_files import read_utf8
 
 CROWS_PAIRS_URL = "https://raw.githubusercontent.com/nyu-mll/crows-pairs/master/data/crows_pairs_anonymized.csv"
 """The official CrowS-Pairs file (CC BY-SA 4.0)."""
@@ -180,7 +183,7 @@ def read_crows_pairs(
     """
     path = _local(source, cache_dir)
     pairs = []
-    with path.open(newline="", encoding="utf-8") as handle:
+    with io.StringIO(read_utf8(path, what="CrowS-Pairs CSV file"), newline="") as handle:
         reader = csv.DictReader(handle)
         missing = {"sent_more", "sent_less"} - set(reader.fieldnames or ())
         if missing:
@@ -213,9 +216,18 @@ STEREOSET_KINDS = ("intrasentence", "intersentence")
 _GOLD = {"stereotype": "stereo", "anti-stereotype": "anti", "unrelated": "unrelated"}
 
 
+def _stereoset_text(item: Mapping[str, Any], key: str, where: str) -> str:
+    value = item.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise PairFileError(f"{where}: {key!r} must be a sentence (a string), got {type(value).__name__} {value!r}")
+    return value.strip()
+
+
 def _stereoset_pair(item: Mapping[str, Any], kind: str, where: str) -> SentencePair:
     sentences = {
-        role: (item.get(key) or "").strip()
+        role: _stereoset_text(item, key, where)
         for key, role in (
             ("stereotype", "stereo"),
             ("anti-stereotype", "anti"),
@@ -226,7 +238,7 @@ def _stereoset_pair(item: Mapping[str, Any], kind: str, where: str) -> SentenceP
     if missing:
         raise PairFileError(f"{where}: no {'/'.join(missing)} sentence; each item needs all three")
     if kind == "intersentence":  # score the context and its continuation as one text
-        context = (item.get("context") or "").strip()
+        context = _stereoset_text(item, "context", where)
         sentences = {role: f"{context} {text}".strip() for role, text in sentences.items()}
     return SentencePair(
         stereo=sentences["stereo"],
@@ -245,10 +257,18 @@ def _official_items(data: Mapping[str, Any], path: Path, kind: str) -> Iterable[
             f"{path}: not the official StereoSet layout (expected data.{kind}[]); "
             "give the official dev.json or the flat jsonl"
         )
-    for i, item in enumerate(data["data"][kind]):
+    items = data["data"][kind]
+    if not isinstance(items, list):
+        raise PairFileError(f"{path}: data.{kind} must be a list of items, got {type(items).__name__}")
+    for i, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            raise PairFileError(f"{path}: data.{kind}[{i}] must be an object, got {type(item).__name__} {item!r:.60}")
         where = f"{path}: data.{kind}[{i}] (id {item.get('id', '?')})"
         flat: dict[str, Any] = {k: item.get(k) for k in ("id", "target", "bias_type", "context")}
-        for sentence in item.get("sentences", ()):
+        sentences = item.get("sentences", ())
+        if not isinstance(sentences, list) or not all(isinstance(s, Mapping) for s in sentences):
+            raise PairFileError(f"{where}: 'sentences' must be a list of objects with 'sentence' and 'gold_label'")
+        for sentence in sentences:
             label = sentence.get("gold_label")
             if label not in _GOLD:
                 raise PairFileError(f"{where}: gold_label {label!r} is not one of {sorted(_GOLD)}")
@@ -268,7 +288,7 @@ def read_stereoset(path: str | Path, *, kind: str = "intrasentence") -> list[Sen
     if kind not in STEREOSET_KINDS:
         raise ValueError(f"`kind` must be one of {STEREOSET_KINDS}, got {kind!r}")
     path = _local(path, None)
-    text = path.read_text(encoding="utf-8")
+    text = read_utf8(path, what="StereoSet file")
     try:
         whole = json.loads(text)
     except json.JSONDecodeError:
@@ -319,7 +339,7 @@ def read_sssb(path: str | Path) -> list[SSSBSentence]:
     path = _local(path, None)
     out: list[SSSBSentence] = []
     block = 0
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, raw in enumerate(read_utf8(path, what="SSSB file").splitlines(), start=1):
         if not raw.strip():
             block += 1
             continue

@@ -9,6 +9,7 @@ the offline demo MLM) is loaded through the registry.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from .causal_lm import CausalLMScorer
@@ -50,7 +51,10 @@ def _wrap(obj: Any, name: str, options: dict[str, Any]) -> LikelihoodScorer:
         model, tokenizer = obj
         cls = MaskedLMScorer if getattr(tokenizer, "mask_token_id", None) is not None else CausalLMScorer
         return cls(model, tokenizer, name=name, **options)
-    raise TypeError(f"the registry's {name!r} is a {type(obj).__name__}, not a language model to score with")
+    raise ValueError(
+        f"{name!r} is a {type(obj).__name__} (word vectors or a sentence encoder), not a language model: "
+        "likelihood scores need a masked or causal LM, e.g. embias-demo-mlm or bert-base-uncased"
+    )
 
 
 def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> LikelihoodScorer:
@@ -61,16 +65,31 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
     """
     if kind not in KINDS:
         raise ValueError(f"`kind` must be one of {KINDS}, got {kind!r}")
+    from ..sentence_encoders.hub import check_device, check_model_dir
+
+    check_device(options.get("device"))
     if not isinstance(model, str):
         return _wrap(model, getattr(model, "name", type(model).__name__), options)
-    from ..registry import available_models, resolve_loader
+    from ..registry import BUILTIN_MODELS, available_models, resolve_loader
 
+    registered = BUILTIN_MODELS.get(model)
+    if registered is not None and registered.kind != "language-model":
+        raise ValueError(
+            f"{model!r} is {registered.description.split(',')[0]} ({registered.kind} model), not a language model: "
+            "likelihood scores need a masked or causal LM, e.g. embias-demo-mlm or bert-base-uncased"
+        )
     loader = resolve_loader(model)
     if loader is not None:
         description = available_models()[model]
         scorer = _wrap(loader(), model, options)
         scorer.description = scorer.description or description
         return scorer
+    if Path(model).expanduser().suffix in (".txt", ".bin", ".vec") and Path(model).expanduser().is_file():
+        raise ValueError(
+            f"{model} is a word-vector file, not a language model: likelihood scores need a masked or causal "
+            "LM directory or hub name (e.g. embias-demo-mlm, bert-base-uncased)"
+        )
+    check_model_dir(model, what="language model")
     try:
         chosen = _kind_from_config(model) if kind == "auto" else kind
     except OSError as err:

@@ -223,8 +223,12 @@ class ScorerBase:
         """Load the model (``transformers.<_auto_model>``) and ``AutoTokenizer`` from a hub name or a local path."""
         import transformers
 
+        from ..sentence_encoders.hub import check_device, check_model_dir, from_pretrained
+
+        check_device(options.get("device"))
+        path = check_model_dir(name_or_path, what="language model")
         tokenizer = transformers.AutoTokenizer.from_pretrained(name_or_path)
-        model = getattr(transformers, cls._auto_model).from_pretrained(name_or_path)
+        model = from_pretrained(getattr(transformers, cls._auto_model), name_or_path, path)
         return cls(model, tokenizer, name=options.pop("name", str(name_or_path)), **options)
 
     def __repr__(self) -> str:

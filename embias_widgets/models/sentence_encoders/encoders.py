@@ -293,9 +293,13 @@ def _load_pretrained(name_or_path: str, device: str) -> tuple[Any, Any]:
     """One ``(model, tokenizer)`` per name and device, shared by every encoder."""
     from transformers import AutoModel, AutoTokenizer
 
+    from .hub import check_device, check_model_dir, from_pretrained
+
+    check_device(device)
+    path = check_model_dir(name_or_path, what="sentence encoder")
     try:
         tokenizer = AutoTokenizer.from_pretrained(name_or_path)
-        model = AutoModel.from_pretrained(name_or_path)
+        model = from_pretrained(AutoModel, name_or_path, path)
     except OSError as err:
         from ..errors import ModelNotFoundError
 

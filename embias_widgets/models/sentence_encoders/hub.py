@@ -1,8 +1,112 @@
-"""Loading models by Hugging Face hub name or local directory (torch, lazily)."""
+"""Loading models by Hugging Face hub name or local directory (torch, lazily).
+
+Shared by sentence encoders and language-model scorers:
+
+- A local directory is checked before transformers sees it: a file, a folder
+  without ``config.json`` or without tokenizer files is named as such (instead
+  of, e.g., a message about sentencepiece when only the vocabulary is missing).
+- Weights load with ``use_safetensors=True`` whenever a ``.safetensors`` file
+  is there (no pickle is unpickled); when only a pickle-based file
+  (``pytorch_model.bin``) exists it is loaded with an
+  :class:`~embias_widgets.EmbiasWarning` saying so.
+- ``--device cuda`` on a machine without CUDA is an error before any loading.
+"""
 
 from __future__ import annotations
 
+import warnings
+from pathlib import Path
 from typing import Any
+
+from ... import EmbiasWarning
+from ..errors import ModelNotFoundError
+
+TOKENIZER_FILES = (
+    "tokenizer.json", "tokenizer_config.json", "vocab.txt", "vocab.json", "spiece.model",
+    "sentencepiece.bpe.model", "tokenizer.model", "merges.txt",
+)
+PICKLE_SUFFIXES = (".bin", ".pt", ".pth", ".ckpt")
+
+
+def check_model_dir(name_or_path: str | Path, *, what: str = "model") -> Path | None:
+    """The local directory ``name_or_path`` (checked), or ``None`` when it is not a local path (a hub name)."""
+    path = Path(name_or_path).expanduser()
+    if not path.exists():
+        if str(name_or_path).startswith((".", "/", "~")) or "\\" in str(name_or_path):
+            raise ModelNotFoundError(f"no {what} at {path}: give an existing model directory or a hub name")
+        return None
+    if path.is_file():
+        raise ModelNotFoundError(
+            f"{path} is a file, not a {what} directory: give the folder that holds config.json, the weights "
+            "and the tokenizer files (model.save_pretrained(...) and tokenizer.save_pretrained(...) write them)"
+        )
+    if not (path / "config.json").is_file():
+        raise ModelNotFoundError(
+            f"{path} has no config.json, so it is not a transformers {what} directory: save the model there "
+            "with model.save_pretrained(...), or give a hub name"
+        )
+    if not any((path / name).is_file() for name in TOKENIZER_FILES):
+        raise ModelNotFoundError(
+            f"{path} has no tokenizer files ({', '.join(TOKENIZER_FILES[:4])}, ...): save the tokenizer there "
+            "too with tokenizer.save_pretrained(...)"
+        )
+    return path
+
+
+def weight_options(path: Path | None) -> dict[str, Any]:
+    """``use_safetensors`` for ``from_pretrained``: True when a safetensors file exists."""
+    if path is None:
+        return {}
+    if any(path.glob("*.safetensors")):
+        return {"use_safetensors": True}
+    pickles = sorted(p.name for p in path.iterdir() if p.suffix in PICKLE_SUFFIXES)
+    if pickles:
+        warnings.warn(
+            f"{path} has only pickle-based weights ({', '.join(pickles)}), no .safetensors file: loading a "
+            "pickle can run code from the file; load only models you trust, or convert them to safetensors",
+            EmbiasWarning,
+            stacklevel=3,
+        )
+        return {"use_safetensors": False}
+    return {}
+
+
+def from_pretrained(auto_class: Any, name_or_path: str | Path, path: Path | None, **kwargs: Any) -> Any:
+    """``auto_class.from_pretrained`` preferring safetensors (hub names: tried first, pickle after a warning)."""
+    if path is not None:
+        return auto_class.from_pretrained(str(name_or_path), **weight_options(path), **kwargs)
+    try:
+        return auto_class.from_pretrained(str(name_or_path), use_safetensors=True, **kwargs)
+    except OSError as err:
+        if "safetensors" not in str(err).lower():
+            raise
+    warnings.warn(
+        f"{name_or_path} has no safetensors weights; loading its pickle-based file (this can run code from "
+        "the file; load only models you trust)",
+        EmbiasWarning,
+        stacklevel=3,
+    )
+    return auto_class.from_pretrained(str(name_or_path), use_safetensors=False, **kwargs)
+
+
+def check_device(device: str | None) -> None:
+    """``ValueError`` when ``device`` asks for CUDA (or MPS) that this machine does not have."""
+    if device is None:
+        return
+    if not isinstance(device, str) or not device.strip():
+        raise ValueError(f"--device must be a name such as cpu or cuda, got {device!r}")
+    kind = device.split(":", 1)[0]
+    import torch
+
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise ValueError(
+            f"--device {device}: this machine has no CUDA device torch can use "
+            f"(torch {torch.__version__}, CUDA build: {torch.version.cuda is not None}); use --device cpu"
+        )
+    if kind == "mps" and not torch.backends.mps.is_available():
+        raise ValueError(f"--device {device}: MPS is not available here; use --device cpu")
+    if kind not in ("cpu", "cuda", "mps", "xpu", "meta"):
+        raise ValueError(f"--device {device!r} is not a device torch knows: use cpu or cuda (cuda:0, cuda:1, ...)")
 
 
 def load_hub_model(name: str, **options: Any) -> Any:
