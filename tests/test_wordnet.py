@@ -128,3 +128,9 @@ def test_missing_data_gives_one_error_with_both_install_routes(tmp_path, monkeyp
     assert "nltk.download('wordnet')" in message
     with pytest.raises(WordNetNotFoundError, match=r"lacks data\.noun"):
         wnmod.load_wordnet.__wrapped__(str(tmp_path))
+
+
+def test_transposed_letters_suggest_the_word_first(wn):
+    with pytest.raises(UnknownSenseError) as info:
+        wn.senses("blakc")
+    assert info.value.suggestions[0] == "black"

@@ -145,6 +145,7 @@ class WordNet:
         self._reader = reader
         self.source = source
         self._lemma_names: list[str] | None = None
+        self._by_initial: dict[str, list[str]] | None = None
         self._by_key: dict[str, Sense] = {}
 
     def __repr__(self) -> str:
@@ -258,8 +259,16 @@ class WordNet:
         return sense
 
     def _close_lemmas(self, name: str, n: int = 5) -> list[str]:
-        pool = [w for w in self.lemma_names() if w[:1] == name[:1] and abs(len(w) - len(name)) <= 3]
-        return difflib.get_close_matches(name, pool, n=n, cutoff=0.75)
+        if self._by_initial is None:  # lemmas by first letter, built once (about 0.1 s)
+            self._by_initial = {}
+            for w in self._reader._lemma_pos_offset_map:
+                self._by_initial.setdefault(w[:1], []).append(w)
+        index = self._reader._lemma_pos_offset_map
+        swapped = [name[:i] + name[i + 1] + name[i] + name[i + 2 :] for i in range(len(name) - 1)]
+        first = [w for w in dict.fromkeys(swapped) if w != name and w in index]  # one transposed pair: "blakc"
+        pool = [w for w in self._by_initial.get(name[:1], ()) if abs(len(w) - len(name)) <= 3]
+        close = difflib.get_close_matches(name, pool, n=n, cutoff=0.75)
+        return (first + [w for w in close if w not in first])[:n]
 
     def _unknown_lemma(self, lemma: str, name: str) -> tuple[str, str, tuple[str, ...]]:
         base = self.base_forms(name)
