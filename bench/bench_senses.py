@@ -87,13 +87,15 @@ def bench_gloss(threads: int | None) -> None:
     from embias_widgets.models import load_model
     from embias_widgets.models.sense_vectors import GlossSenseVectors
     from embias_widgets.models.sense_vectors.gloss import clear_gloss_cache
-    from embias_widgets.stimuli import load_sense_test, load_wordnet
+    from embias_widgets.stimuli import load_wordnet, sense_test_table
 
     wn = load_wordnet()
-    w1, w5 = load_sense_test("sense-weat1"), load_sense_test("sense-weat5")
-    lemma = lambda key: key.split("%")[0]  # noqa: E731
-    sets = {"targ1": [lemma(k) for k in w1.targ1.examples], "targ2": [lemma(k) for k in w1.targ2.examples],
-            "attr1": [lemma(k) for k in w5.attr1.examples], "attr2": [lemma(k) for k in w5.attr2.examples]}
+
+    def lemmas(test: str, key: str) -> list[str]:
+        return [r["key"].split("%")[0] for r in sense_test_table(test) if r["set"] == key and r["key"]]
+
+    sets = {"targ1": lemmas("weat1", "targ1"), "targ2": lemmas("weat1", "targ2"),
+            "attr1": lemmas("weat5", "attr1"), "attr2": lemmas("weat5", "attr2")}
     n_senses = sum(len(wn.senses(w)) for s in sets.values() for w in s)
     print(f"test: {'+'.join(str(len(v)) for v in sets.values())} lemmas, {n_senses} senses; torch threads "
           f"{torch.get_num_threads()}")
@@ -119,7 +121,17 @@ def bench_gloss(threads: int | None) -> None:
           f"{encoder.n_encoded - before} encoded ({t_first / statistics.median(times):.0f}x faster)")
     # one edited sense: a target item becomes one sense key
     edits = [("another sense of a lemma already seen", "iris%1:08:00::"),
-             ("a sense of a new lemma", "peony%1:20:00::")]
+             ("a sense of a new lemma", "sunflower%1:20:00::")]
+    import numpy as np
+
+    from embias_widgets.metrics import weat
+
+    rng = np.random.default_rng(0)
+    arrays = [rng.normal(size=(n, 384)) for n in (25, 25, 8, 8)]
+    t0 = time.perf_counter()
+    weat(*arrays, variant="max", rng=0)
+    print(f"baseline: one plain weat() on 25+25+8+8 arrays, 100,000 sampled splits: "
+          f"{1e3 * (time.perf_counter() - t0):.0f} ms")
     for label, key in edits:
         study.set_items("targ1", [key, *sets["targ1"][1:]])
         before = encoder.n_encoded

@@ -121,3 +121,17 @@ def test_gender_direction_bias_eq8_against_numpy(wn, tmp_path):
     assert frame["verb sense"] == pytest.approx(cos(vec["nurse%2:29:00::"], g))
     assert frame["word (eq. 7)"] == pytest.approx(cos(word, g))
     assert res.chart().to_dict()["encoding"]["xOffset"]["field"] == "kind"
+
+
+def test_an_edit_within_a_lemma_reuses_the_word_level_twins(sense_file):
+    study = SenseAssociationTest(model=str(sense_file), targ1=["nurse%1:18:00::", "judge"], targ2=["engineer"],
+                                 attr1=["man"], attr2=["woman"])
+    first = study.run()
+    study.set_items("targ1", ["nurse%2:29:00::", "judge"])  # another sense of the same lemma
+    second = study.run()
+    assert second.word_max is first.word_max and second.word_average is first.word_average
+    assert second.sense.result.association_x[0] != first.sense.result.association_x[0]
+    study.set_items("targ1", ["mentor", "judge"])  # a new lemma: the twins change
+    third = study.run()
+    assert third.word_average is not first.word_average
+    assert third.word_average.association_x[0] != first.word_average.association_x[0]

@@ -48,6 +48,7 @@ class ContextualSenseVectors(SenseVectors):
         self._sentences: dict[str, list[tuple[str, str]]] = {}
         self._token_cache: dict[tuple[str, str], np.ndarray] = {}
         self.skipped: list[str] = []
+        self.version = 0  # bumped when sentences are added, so studies know cached results are stale
 
     def __repr__(self) -> str:
         return f"ContextualSenseVectors({self.name!r}, {len(self._sentences)} senses)"
@@ -69,6 +70,7 @@ class ContextualSenseVectors(SenseVectors):
                 continue
             self._sentences.setdefault(key, []).append((sentence, word))
             kept += 1
+        self.version += 1
         return kept
 
     def add_labelled(self, labelled: Iterable[Any]) -> None:
