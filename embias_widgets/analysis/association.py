@@ -211,6 +211,7 @@ class AssociationTest:
         self._cache: dict[str, np.ndarray | OutOfVocabulary] = {}
         self._averaged: set[str] = set()  # multi-word items the model averaged
         self._encoder_notes: dict[str, str] = {}  # item -> what the encoder said about it
+        self._encode_notes: list[str] = []  # what the encoder said about an encode as a whole
         self._merged: dict[str, tuple[MergedItems, ...]] = {}
         for key in SET_KEYS:  # normalise and deduplicate the initial sets
             self.set_items(key, getattr(spec, key).examples)
@@ -277,7 +278,8 @@ class AssociationTest:
             for miss in enc.oov:
                 self._cache[miss.item] = miss
             self._averaged |= set(enc.averaged)
-            self._encoder_notes.update(getattr(enc, "notes", None) or {})
+            self._encoder_notes.update(dict(getattr(enc, "item_notes", ())))
+            self._encode_notes.extend(n for n in getattr(enc, "notes", ()) if n not in self._encode_notes)
         kept = tuple(i for i in items if not isinstance(self._cache[i], OutOfVocabulary))
         oov = tuple(self._cache[i] for i in items if isinstance(self._cache[i], OutOfVocabulary))
         kept = self._merge_same_vectors(key, kept)
@@ -386,6 +388,7 @@ class AssociationTest:
         said = [f"{item!r}: {self._encoder_notes[item]}" for k in SET_KEYS for item in enc[k][0]
                 if item in self._encoder_notes]
         notes.extend(dict.fromkeys(said))
+        notes.extend(self._encode_notes)
         n, k = len(x_items) + len(y_items), len(x_items)
         splits = math.comb(n, k)
         capped = permutation.MAX_EXACT_SPLITS < splits <= options["n_samples"]
