@@ -141,3 +141,27 @@ def test_gloss_vectors_encode_each_key_once_and_name_unknown_keys():
     with pytest.raises(UnknownSenseError, match=r"WordNet 3\.0 has no sense key 'nurse%1:18:07::'"):
         gloss.vectors(["nurse%1:18:07::"])
     assert len(gloss.keys_of("nurse")) == 7
+
+
+def test_gloss_minilm_end_to_end_matches_encoding_the_gloss_strings():
+    """The registered gloss:all-MiniLM-L6-v2 model: vectors are the encoder's vectors of LMMS gloss strings."""
+    import torch
+
+    from embias_widgets.analysis import SenseAssociationTest
+    from embias_widgets.metrics import weat
+    from embias_widgets.models import load_model
+    from embias_widgets.stimuli.wordnet import WordNetNotFoundError, load_wordnet
+
+    try:
+        wn = load_wordnet()
+    except WordNetNotFoundError as err:
+        pytest.skip(str(err))
+    torch.set_num_threads(1)
+    gloss = load_model("gloss:all-MiniLM-L6-v2", device="cpu")
+    keys = {"targ1": ["nurse%1:18:00::", "engineer%1:18:00::"], "targ2": ["nurse%2:29:00::", "engineer%2:31:01::"],
+            "attr1": ["man%1:18:00::"], "attr2": ["woman%1:18:00::"]}
+    res = SenseAssociationTest(model=gloss, **keys).run()
+    encoded = {k: gloss.encoder.encode([gloss_text(wn.sense(x)) for x in v]).vectors for k, v in keys.items()}
+    plain = weat(encoded["targ1"], encoded["targ2"], encoded["attr1"], encoded["attr2"], variant="max", rng=0)
+    assert res.effect_size == pytest.approx(plain.effect_size)
+    assert res.model == "gloss:all-MiniLM-L6-v2" and "pooling=mean" in res.options
