@@ -118,7 +118,8 @@ def test_crows_from_url_downloads_once_into_the_cache(loopback_server: tuple[str
     cache = tmp_path / "cache"
     pairs = read_crows_pairs(url, cache_dir=cache)
     assert [p.bias_type for p in pairs] == ["gender", "socioeconomic"]
-    assert (cache / "crows_pairs_anonymized.csv").is_file()
+    (entry,) = cache.iterdir()
+    assert entry.name.endswith("-crows_pairs_anonymized.csv")
     again = read_pairs(url, cache_dir=cache)  # format from the URL's extension
     assert again == pairs
     assert len(requests) == 1  # the second read came from the cache
@@ -128,7 +129,51 @@ def test_fetch_failure_says_how_to_work_around(loopback_server: tuple[str, list[
     base, _ = loopback_server
     with pytest.raises(ConnectionError, match="download it yourself"):
         fetch(f"{base}/missing.csv", cache_dir=tmp_path / "cache")
-    assert not (tmp_path / "cache" / "missing.csv").exists()
+    assert list((tmp_path / "cache").iterdir()) == []  # no entry, no .part file
+
+
+def test_cache_is_keyed_by_the_whole_url(loopback_server: tuple[str, list[str]], tmp_path: Path) -> None:
+    base, requests = loopback_server
+    www = tmp_path / "www"
+    (www / "a").mkdir()
+    (www / "b").mkdir()
+    (www / "a" / "pairs.csv").write_text("one")
+    (www / "b" / "pairs.csv").write_text("two")
+    cache = tmp_path / "cache"
+    first = fetch(f"{base}/a/pairs.csv", cache_dir=cache)
+    second = fetch(f"{base}/b/pairs.csv", cache_dir=cache)
+    assert first != second
+    assert (first.read_text(), second.read_text()) == ("one", "two")
+    assert len(requests) == 2
+
+
+def test_cache_names_never_climb_out_of_the_cache(tmp_path: Path) -> None:
+    from embias_widgets.stimuli.pairs import cache_path
+
+    for url in ("https://h/..", "https://h/%2e%2e", "https://h/a/..%2f..%2fetc%2fpasswd", "https://h/", "https://h"):
+        path = cache_path(url, tmp_path)
+        assert path.parent == tmp_path and ".." not in path.name and "/" not in path.name
+
+
+def test_only_https_or_loopback_http_or_files(tmp_path: Path) -> None:
+    for url, match in (
+        ("http://example.org/pairs.csv", "plain http is not allowed"),
+        ("ftp://example.org/pairs.csv", "only https URLs"),
+        ("file:///etc/passwd.csv", "no pairs file at"),
+    ):
+        with pytest.raises((ValueError, FileNotFoundError), match=match):
+            read_pairs(url, cache_dir=tmp_path)
+    local = tmp_path / "local.csv"
+    local.write_text(CROWS_FIXTURE)
+    assert len(read_pairs(local.as_uri())) == 2
+
+
+def test_download_size_is_bounded(loopback_server: tuple[str, list[str]], tmp_path: Path) -> None:
+    base, _ = loopback_server
+    (tmp_path / "www" / "big.csv").write_bytes(b"x" * 5000)
+    with pytest.raises(ValueError, match="more than the 1,000"):
+        fetch(f"{base}/big.csv", cache_dir=tmp_path / "cache", max_bytes=1000)
+    assert list((tmp_path / "cache").iterdir()) == []
 
 
 # -- StereoSet --------------------------------------------------------------------------
