@@ -1,9 +1,13 @@
 // WordSetEditor: the four sets of an association test side by side.
 // The model trait "sets" (sent-bias layout) is the source of truth; this view
-// only edits it. OOV flags, notes and errors come from Python.
+// only edits it. OOV flags, merged spellings, notes and errors come from Python.
+// Shared chrome (toolbar, pickers, undo, help, busy, error) from lib/ui.js.
 import "./word_set_editor.css";
 import { h, listen, splitItems } from "./lib/dom.js";
-import { mountRoot } from "./lib/ui.js";
+import { downloadText, fileStem } from "./lib/export.js";
+import { createHistory } from "./lib/history.js";
+import { setColor } from "./lib/palette.js";
+import { busyIndicator, button, errorState, group, helpButton, mountRoot, select, toolbar } from "./lib/ui.js";
 
 const ROLES = { targ1: "Target X", targ2: "Target Y", attr1: "Attribute A", attr2: "Attribute B" };
 
@@ -11,26 +15,44 @@ function cloneSets(model) {
   return JSON.parse(JSON.stringify(model.get("sets") || {}));
 }
 
-function commit(model, sets) {
-  model.set("sets", sets);
-  model.save_changes();
+/** Items hidden behind a merged chip: {variant -> kept item} for one set. */
+function variantsOf(model, key) {
+  const out = new Map();
+  for (const g of (model.get("merged") || {})[key] || []) for (const v of g.variants || []) out.set(v, g.item);
+  return out;
 }
 
-function column(model, key) {
+function column(model, key, edit) {
   const chips = h("div", { className: "ewe-chips", dataset: { set: key } });
-  const category = h("input", {
-    type: "text",
+  // a textarea so that long category names show in full (it grows with its text)
+  const category = h("textarea", {
     className: "ewe-category",
+    rows: 1,
     dataset: { set: key },
-    attrs: { "aria-label": `${ROLES[key]} category name` },
-    on: {
-      change: () => {
-        const sets = cloneSets(model);
-        sets[key].category = category.value.trim() || key;
-        commit(model, sets);
-      },
-    },
+    attrs: { "aria-label": `${ROLES[key]} category name`, spellcheck: "false" },
+    title: "category name: Enter renames, Escape cancels",
   });
+  let committed = "";
+  const rename = () => {
+    const name = category.value.replace(/\s+/g, " ").trim() || key;
+    if (name === committed) return;
+    edit((sets) => {
+      sets[key].category = name;
+    });
+  };
+  category.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      rename();
+      category.blur();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      category.value = committed;
+      category.blur();
+    }
+  });
+  category.addEventListener("blur", rename);
+
   const adder = h("input", {
     type: "text",
     className: "ewe-add",
@@ -41,15 +63,17 @@ function column(model, key) {
   const addItems = (text) => {
     const items = splitItems(text);
     if (items.length === 0) return;
-    const sets = cloneSets(model);
-    sets[key].examples = [...sets[key].examples, ...items];
     adder.value = "";
-    commit(model, sets);
+    edit((sets) => {
+      sets[key].examples = [...sets[key].examples, ...items];
+    });
   };
   adder.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
       event.preventDefault();
       addItems(adder.value);
+    } else if (event.key === "Escape") {
+      adder.value = "";
     }
   });
   adder.addEventListener("paste", (event) => {
@@ -60,102 +84,137 @@ function column(model, key) {
     }
   });
 
-  function remove(index) {
-    const sets = cloneSets(model);
-    sets[key].examples.splice(index, 1);
-    commit(model, sets);
-  }
-  function replace(index, word) {
-    const sets = cloneSets(model);
-    sets[key].examples[index] = word;
-    commit(model, sets);
-  }
-
   function update() {
     const set = (model.get("sets") || {})[key] || { category: key, examples: [] };
+    committed = set.category;
     if (document.activeElement !== category) category.value = set.category;
     const oov = new Map(((model.get("oov") || {})[key] || []).map((o) => [o.item, o.suggestions]));
+    const hidden = variantsOf(model, key);
+    const groups = new Map();
+    for (const [variant, kept] of hidden) groups.set(kept, [...(groups.get(kept) || []), variant]);
     chips.replaceChildren(
-      ...set.examples.map((word, index) => {
+      ...set.examples.flatMap((word, index) => {
+        if (hidden.has(word) && set.examples.includes(hidden.get(word))) return [];
         const suggestions = oov.get(word);
-        const chip = h(
-          "span",
-          {
-            className: suggestions ? "ewe-chip ewe-oov" : "ewe-chip",
-            dataset: { word },
-            title: suggestions
-              ? `not in the model's vocabulary${suggestions.length ? `; try: ${suggestions.join(", ")}` : ""}`
-              : word,
-          },
-          h("span", { className: "ewe-word", text: word }),
-          suggestions
-            ? suggestions.map((sugg) =>
-                h("button", {
-                  className: "ewe-suggest",
-                  text: sugg,
-                  title: `replace ${word} with ${sugg}`,
-                  on: { click: () => replace(index, sugg) },
-                }),
-              )
-            : null,
-          h("button", {
-            className: "ewe-remove",
-            text: "×",
-            title: `remove ${word}`,
-            attrs: { "aria-label": `remove ${word}` },
-            on: { click: () => remove(index) },
-          }),
-        );
-        return chip;
+        const variants = groups.get(word) || [];
+        let cls = "ewe-chip";
+        if (suggestions) cls += " ewe-oov";
+        if (variants.length) cls += " ewe-merged";
+        let title = word;
+        if (suggestions) title = `not in the model's vocabulary${suggestions.length ? `; try: ${suggestions.join(", ")}` : ""}`;
+        if (variants.length) title = `${word} = ${variants.join(" = ")}: the model maps these to one vector, counted once`;
+        const remove = () =>
+          edit((sets) => {
+            const drop = new Set([word, ...variants]);
+            sets[key].examples = sets[key].examples.filter((w, i) => i !== index && !drop.has(w));
+          });
+        return [
+          h(
+            "span",
+            { className: cls, dataset: { word, variants: variants.join("|") }, title },
+            h("span", { className: "ewe-word", text: word }),
+            variants.length ? h("span", { className: "ewe-variant", text: `= ${variants.join(" = ")}` }) : null,
+            suggestions
+              ? suggestions.map((sugg) =>
+                  h("button", {
+                    className: "ewe-suggest",
+                    text: sugg,
+                    title: `replace ${word} with ${sugg}`,
+                    attrs: { type: "button" },
+                    on: {
+                      click: () =>
+                        edit((sets) => {
+                          sets[key].examples[index] = sugg;
+                        }),
+                    },
+                  }),
+                )
+              : null,
+            h("button", {
+              className: "ewe-remove",
+              text: "×",
+              title: `remove ${word}`,
+              attrs: { "aria-label": `remove ${word}`, type: "button" },
+              on: { click: remove },
+            }),
+          ),
+        ];
       }),
     );
   }
 
   const node = h(
     "div",
-    { className: "ewe-column", dataset: { set: key } },
+    { className: "ewe-column", dataset: { set: key }, style: `--ewe-color: ${setColor(key)}` },
     h("div", { className: "ewe-role", text: ROLES[key] }),
     category,
     chips,
     adder,
   );
+  node.style.setProperty("--ewe-color", setColor(key));
   return { node, update };
 }
 
 function render({ model, el }) {
   mountRoot(el, "embias-word-set-editor");
-  const columns = Object.keys(ROLES).map((key) => column(model, key));
-  const notes = h("ul", { className: "ewe-notes" });
-  const error = h("div", { className: "ewe-error", attrs: { role: "alert" } });
+  const history = createHistory(100);
+  const busy = busyIndicator(el);
+  const error = errorState(el);
+
+  function commitSets(sets) {
+    history.push(model.get("sets") || {});
+    model.set("sets", sets);
+    model.save_changes();
+    if (model.get("live")) busy.pending();
+    updateButtons();
+  }
+  /** Apply `change(sets)` to a copy of the sets and send it (one undoable edit). */
+  function edit(change) {
+    const sets = cloneSets(model);
+    change(sets);
+    commitSets(sets);
+  }
+
+  const columns = Object.keys(ROLES).map((key) => column(model, key, edit));
+  const notes = h("ul", { className: "embias-notes ewe-notes" });
+
+  const undo = button("Undo", () => {
+    if (!history.canUndo()) return;
+    model.set("sets", history.undo());
+    model.save_changes();
+    if (model.get("live")) busy.pending();
+    updateButtons();
+  }, { className: "ewe-undo", title: "undo the last edit" });
+  const reset = button("Reset", () => commitSets(JSON.parse(JSON.stringify(model.get("published")))), {
+    className: "ewe-reset",
+    title: "restore the published sets of this test",
+  });
+  const pick = (trait) => (value) => {
+    model.set(trait, value);
+    model.save_changes();
+    busy.pending();
+  };
+  const testPicker = select("test", [], "", pick("test_name"), { className: "ewe-test-picker", title: "choose a bundled test" });
+  const modelPicker = select("model", [], "", pick("model_name"), { className: "ewe-model-picker", title: "choose a model" });
+  const help = helpButton(["d", "p", "significance", "sw", "small_sets"]);
+  const bar = toolbar(testPicker.label, modelPicker.label, group(undo, reset), busy.node, h("span", { className: "embias-spacer" }), help.button);
 
   const importBox = h("textarea", {
     className: "ewe-import-text",
     placeholder: '{"targ1": {"category": ..., "examples": [...]}, ...}',
     rows: 4,
+    attrs: { "aria-label": "test to import (sent-bias JSON)" },
   });
-  const importButton = h("button", {
-    className: "ewe-import",
-    text: "Import JSON",
-    on: {
-      click: () => {
-        model.set("import_text", importBox.value);
-        model.save_changes();
-      },
-    },
-  });
-  const exportBox = h("textarea", { className: "ewe-export-text", readOnly: true, rows: 4 });
-  const exportButton = h("button", {
-    className: "ewe-export",
-    text: "Download JSON",
-    on: {
-      click: () => {
-        const blob = new Blob([model.get("export_text")], { type: "application/json" });
-        const a = h("a", { href: URL.createObjectURL(blob), download: `${model.get("name") || "test"}.jsonl` });
-        a.click();
-        URL.revokeObjectURL(a.href);
-      },
-    },
-  });
+  const importButton = button("Import JSON", () => {
+    history.push(model.get("sets") || {});
+    model.set("import_text", importBox.value);
+    model.save_changes();
+    updateButtons();
+  }, { className: "ewe-import" });
+  const exportBox = h("textarea", { className: "ewe-export-text", readOnly: true, rows: 4, attrs: { "aria-label": "the sets as JSON" } });
+  const exportButton = button("Download JSON", () => {
+    downloadText(model.get("export_text"), `${fileStem(model.get("name") || "test")}.jsonl`, "application/json");
+  }, { className: "ewe-export" });
   const io = h(
     "details",
     { className: "ewe-io" },
@@ -164,18 +223,48 @@ function render({ model, el }) {
     h("div", { className: "ewe-io-row" }, exportBox, exportButton),
   );
 
+  function updateButtons() {
+    undo.disabled = !history.canUndo();
+    reset.disabled = !Object.keys(model.get("published") || {}).length;
+  }
+
   function update() {
     for (const c of columns) c.update();
     notes.replaceChildren(...(model.get("notes") || []).map((n) => h("li", { text: n })));
-    error.textContent = model.get("error") || "";
-    error.hidden = !model.get("error");
+    error.set(model.get("error") || "");
     exportBox.value = model.get("export_text") || "";
     if (model.get("import_text") === "" && document.activeElement !== importBox) importBox.value = "";
+    const tests = model.get("test_choices") || [];
+    testPicker.setOptions(model.get("test_name") ? tests : [["", "(custom sets)"], ...tests], model.get("test_name") || "");
+    testPicker.label.hidden = tests.length === 0;
+    const models = model.get("model_choices") || [];
+    modelPicker.setOptions(models, model.get("model_name") || "");
+    modelPicker.label.hidden = models.length === 0;
+    updateButtons();
   }
-  const unlisten = listen(model, ["sets", "oov", "notes", "error", "export_text", "import_text"], update);
+  function onResult() {
+    const ms = busy.done();
+    if (ms !== null) el.dataset.lastRoundTripMs = String(Math.round(ms));
+    busy.set(Boolean(model.get("busy")));
+  }
+  const unlisten = listen(
+    model,
+    ["sets", "oov", "merged", "notes", "error", "export_text", "import_text", "test_choices", "test_name", "model_choices", "model_name", "published"],
+    update,
+  );
+  const unlistenBusy = listen(model, ["busy"], () => {
+    if (model.get("busy")) busy.set(true);
+  });
+  const unlistenRevision = listen(model, ["revision"], onResult);
+  const unlistenTest = listen(model, ["test_name"], () => history.clear());
   update();
-  el.append(h("div", { className: "ewe-grid" }, columns.map((c) => c.node)), error, notes, io);
-  return unlisten;
+  el.append(bar, help.panel, h("div", { className: "ewe-grid" }, columns.map((c) => c.node)), error.node, notes, io);
+  return () => {
+    unlisten();
+    unlistenBusy();
+    unlistenRevision();
+    unlistenTest();
+  };
 }
 
 export default { render };

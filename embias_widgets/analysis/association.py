@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics import AssociationResult, BootstrapInterval, effect_size_interval, permutation, weat
+from ..metrics import AssociationResult, BootstrapInterval, cosine_matrix, effect_size_interval, permutation, weat
 from ..metrics.permutation import first_block_samples
 from ..metrics.validation import check_options
 from ..models import OutOfVocabulary, load_model
@@ -62,6 +62,9 @@ class AssociationTestResult:
     first look); the full run samples ``provisional_of`` splits."""
     merged: tuple[MergedItems, ...] = field(default=())
     """Items the model maps to one vector, merged into one item per set (see :class:`MergedItems`)."""
+    attribute_cosines: dict[str, tuple[np.ndarray, np.ndarray]] | None = field(default=None)
+    """Per target set, the two terms of s(w, A, B): ``(cos(w, A), cos(w, B))`` per word, each the mean
+    over the attribute words (the max for the ``max`` variant), so ``s = first - second``."""
 
     @property
     def effect_size(self) -> float | None:
@@ -120,12 +123,25 @@ class AssociationTestResult:
         """pandas DataFrame: one row per target word with its s(w, A, B)."""
         import pandas as pd
 
+        columns = ["set", "category", "word", "association"]
         rows = [
             {"set": key, "category": self.categories[key], "word": w, "association": float(s)}
             for key, assoc in (("targ1", self.core.association_x), ("targ2", self.core.association_y))
             for w, s in zip(self.items[key], assoc, strict=True)
         ]
-        return pd.DataFrame(rows, columns=["set", "category", "word", "association"])
+        if self.attribute_cosines is not None:
+            columns += ["cos_a", "cos_b"]
+            for row, (ca, cb) in zip(rows, self._cosine_rows(), strict=True):
+                row["cos_a"], row["cos_b"] = ca, cb
+        return pd.DataFrame(rows, columns=columns)
+
+    def _cosine_rows(self) -> list[tuple[float, float]]:
+        assert self.attribute_cosines is not None
+        return [
+            (float(a), float(b))
+            for key in ("targ1", "targ2")
+            for a, b in zip(*self.attribute_cosines[key], strict=True)
+        ]
 
     def chart(self) -> Any:
         """altair bar chart of s(w, A, B) per target word, coloured by target set."""
@@ -354,6 +370,11 @@ class AssociationTest:
             notes.append(f"{len(averaged)} multi-word item(s) encoded as the mean of their words' vectors")
         if core.effect_size is None:
             notes.append(f"effect size undefined: {core.effect_size_note}")
+        reduce = np.max if self.options["variant"] == "max" else np.mean
+        cosines = {
+            key: (reduce(cosine_matrix(W, A), axis=1), reduce(cosine_matrix(W, B), axis=1))
+            for key, W in (("targ1", X), ("targ2", Y))
+        }
         return AssociationTestResult(
             test=self.spec.name,
             model=getattr(self.model, "name", type(self.model).__name__),
@@ -367,6 +388,7 @@ class AssociationTest:
             interval=interval,
             provisional_of=provisional_of,
             merged=merged,
+            attribute_cosines=cosines,
         )
 
     def _degenerate_notes(self, enc: dict[str, Any], options: dict[str, Any]) -> list[str]:

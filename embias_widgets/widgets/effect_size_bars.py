@@ -1,6 +1,7 @@
 """``EffectSizeBars``: the effect size as a signed bar on a fixed -2..2 axis,
-the p-value with a significance mark, how it was computed, and one bar per
-target word for its s(w, A, B)."""
+the p-value with its significance mark and alpha, how it was computed, and one
+bar per target word for its s(w, A, B) with the two cosine terms on hover
+(Caliskan, Bryson & Narayanan 2017)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,28 @@ from ..metrics import AssociationResult
 from ._base import bundle
 
 
+def display_test_name(name: str) -> str:
+    """The published name of a bundled test: ``weat6`` -> ``WEAT 6`` (Caliskan et al.'s numbering,
+    as in May et al. 2019); sentence tests keep May et al.'s ``sent-weat6``; other names are kept."""
+    if name.startswith("weat") and name[4:5].isdigit():
+        return f"WEAT {name[4:]}"
+    return name
+
+
 class EffectSizeBars(anywidget.AnyWidget):
-    """Draws an :class:`AssociationTestResult`; computes nothing itself."""
+    """Draws an :class:`AssociationTestResult` (or any metric-core result); computes nothing itself."""
 
     _esm = bundle("effect_size_bars.js")
     _css = bundle("effect_size_bars.css")
 
     title = traitlets.Unicode("").tag(sync=True)
+    """The test's published name and description, e.g. ``WEAT 6: Male vs female names ...``."""
+    subtitle = traitlets.Unicode("").tag(sync=True)
+    """The model, e.g. "on glove-6b-50d"."""
+    test_name = traitlets.Unicode("").tag(sync=True)
+    """Short test name for file names of exports."""
+    model_name = traitlets.Unicode("").tag(sync=True)
+    """Short model name for file names of exports."""
     effect_size = traitlets.Float(None, allow_none=True).tag(sync=True)
     """d, or None when undefined (zero variance)."""
     p_value = traitlets.Float(None, allow_none=True).tag(sync=True)
@@ -32,26 +48,39 @@ class EffectSizeBars(anywidget.AnyWidget):
     p_provisional = traitlets.Bool(False).tag(sync=True)
     """p is a first estimate from the first block of sampled splits; the full-precision p follows."""
     per_word = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """``[{"word", "set", "category", "association"}]`` for every target word."""
+    """``[{"word", "set", "category", "association", "cos_a", "cos_b"}]`` for every target word:
+    s(w, A, B) and, when known, its two terms (mean cosine with A and with B; max for the max variant)."""
     categories = traitlets.Dict().tag(sync=True)
+    cos_label = traitlets.Unicode("mean cos").tag(sync=True)
+    """How the two terms of s(w) are reduced over the attribute words ("mean cos" or "max cos")."""
     error = traitlets.Unicode("").tag(sync=True)
+    """Why the last recompute failed. While it is set the front end draws no d, p or bars."""
     stale = traitlets.Bool(False).tag(sync=True)
-    """The numbers shown belong to a previous input: the last recompute failed (see ``error``).
-    The front end greys them out; :meth:`show` clears it."""
+    """The numbers held belong to a previous input: the last recompute failed (see ``error``).
+    The front end clears them from view; :meth:`show` resets it."""
+    busy = traitlets.Bool(False).tag(sync=True)
+    """True while Python recomputes."""
+    revision = traitlets.Int(0).tag(sync=True)
+    """Incremented after every recompute, failed or not."""
 
-    def show(self, result: AssociationTestResult, *, elapsed_ms: float | None = None) -> None:
-        """Draw ``result`` (one sync message)."""
+    def show(
+        self, result: AssociationTestResult, *, elapsed_ms: float | None = None, title: str | None = None
+    ) -> None:
+        """Draw ``result`` (one sync message): d, p, and per word s(w, A, B) with its two cosine terms."""
         rows: list[dict[str, Any]] = [
-            {"word": r.word, "set": r.set, "category": r.category, "association": r.association}
-            for r in result.per_word().itertuples()
+            {k: (float(v) if k in ("association", "cos_a", "cos_b") else str(v)) for k, v in row.items()}
+            for row in result.per_word().to_dict("records")
         ]
         self.show_core(
             result.core,
-            title=f"{result.test} on {result.model}",
+            title=title if title is not None else display_test_name(result.test),
+            subtitle=f"on {result.model}",
             categories=result.categories,
             per_word=rows,
             elapsed_ms=elapsed_ms,
             provisional_of=result.provisional_of,
+            test_name=result.test,
+            model_name=result.model,
         )
 
     def show_core(
@@ -64,11 +93,16 @@ class EffectSizeBars(anywidget.AnyWidget):
         elapsed_ms: float | None = None,
         provisional_of: int | None = None,
         note: str = "",
+        subtitle: str = "",
+        test_name: str = "",
+        model_name: str = "",
     ) -> None:
-        """Draw a metric-core result and its per-word rows (``{"word", "set", "category", "association"}``).
+        """Draw a metric-core result and its per-word rows (``{"word", "set", "category", "association"}``,
+        optionally ``"cos_a"``, ``"cos_b"``).
 
         ``provisional_of``: the number of sampled splits the full-precision p will use, when ``core``
-        holds a first estimate from fewer; ``note`` is appended to the method text.
+        holds a first estimate from fewer (the busy state stays on until it comes); ``note`` is
+        appended to the method text.
         """
         if provisional_of is not None:
             how = (
@@ -90,12 +124,26 @@ class EffectSizeBars(anywidget.AnyWidget):
             how += f". {note}"
         with self.hold_sync():
             self.title = title
+            self.subtitle = subtitle
+            self.test_name = test_name
+            self.model_name = model_name
             self.effect_size = core.effect_size
             self.p_value = core.pvalue
             self.p_provisional = provisional_of is not None
             self.significant = core.pvalue < self.alpha
             self.method_text = how
             self.categories = dict(categories)
+            self.cos_label = "max cos" if core.variant == "max" else "mean cos"
             self.per_word = per_word
             self.error = ""
             self.stale = False
+            self.busy = provisional_of is not None  # the full-precision p is still coming
+            self.revision += 1
+
+    def show_error(self, message: str) -> None:
+        """Show why nothing could be computed; the old numbers are marked stale and cleared from view."""
+        with self.hold_sync():
+            self.error = f"Not computed: {message}"
+            self.stale = True
+            self.busy = False
+            self.revision += 1

@@ -2,7 +2,9 @@
 
 Every edit in the editor reaches Python through the ``sets`` trait; the
 explorer updates its :class:`AssociationTest` (which encodes only new words),
-reruns the test and sends the result to the bars.
+reruns the test and sends the result to the bars. The editor's pickers choose
+a bundled test (``test_name``) or a model (``model_name``); any failure of a
+recompute shows as an error and clears the previous result.
 """
 
 from __future__ import annotations
@@ -13,10 +15,35 @@ from typing import Any
 import ipywidgets
 
 from ..analysis import AssociationInputError, AssociationTest, AssociationTestResult, SentenceAssociationTest
-from ..stimuli import SET_KEYS
-from ..stimuli.sentence_tests import is_sentence_test
-from .effect_size_bars import EffectSizeBars
-from .word_set_editor import WordSetEditor
+from ..models import available_models, load_model
+from ..models.errors import ModelNotFoundError
+from ..stimuli import SET_KEYS, bundled_test_names, load_bundled_test
+from ..stimuli.sentence_tests import SentenceTestSpec, is_sentence_test, sentence_test_names
+from .effect_size_bars import EffectSizeBars, display_test_name
+from .word_set_editor import WordSetEditor, sets_of
+
+ASSOCIATION_MODEL_KINDS = ("static", "sentence")
+USER_ERRORS = (AssociationInputError, ModelNotFoundError, KeyError, FileNotFoundError)
+"""Failures caused by what was typed or picked: shown as they are (others are internal errors)."""
+
+
+def test_choices(sentence: bool) -> list[list[str]]:
+    """``[[name, label]]`` of the bundled word tests (or sentence tests) for the picker."""
+    if sentence:
+        return [[n, n] for n in sentence_test_names()]
+    out = []
+    for name in bundled_test_names():
+        description = load_bundled_test(name).description
+        out.append([name, f"{display_test_name(name)}: {description}" if description else display_test_name(name)])
+    return out
+
+
+def model_choices(current: str) -> list[list[str]]:
+    """``[[name, name]]`` of the registered word and sentence models (and the current one)."""
+    names = [n for kind in ASSOCIATION_MODEL_KINDS for n in available_models(kind)]
+    if current and current not in names:
+        names.insert(0, current)
+    return [[n, n] for n in names]
 
 
 class WeatExplorer(ipywidgets.VBox):
@@ -39,12 +66,13 @@ class WeatExplorer(ipywidgets.VBox):
 
     def __init__(self, test: Any = "weat1", *, alpha: float = 0.05, progressive: bool = True, **options: Any) -> None:
         self.progressive = progressive
+        self._options = {k: v for k, v in options.items() if k != "model"}
+        self._models: dict[str, Any] = {}
         if isinstance(test, AssociationTest):
             self.analysis = test
-        elif is_sentence_test(test):  # words + templates: an edited word regenerates its sentences
-            self.analysis = SentenceAssociationTest(test, **options)
         else:
-            self.analysis = AssociationTest(test, **options)
+            self.analysis = self._new_analysis(test, options.get("model"))
+        self._sentence = isinstance(self.analysis, SentenceAssociationTest)
         self.editor = WordSetEditor(self.analysis.spec)
         self.bars = EffectSizeBars(alpha=alpha)
         self.result: AssociationTestResult | None = None
@@ -52,20 +80,109 @@ class WeatExplorer(ipywidgets.VBox):
         self.first_ms: float | None = None
         """Milliseconds from the edit to the first bars (with the provisional p, if any)."""
         super().__init__([self.editor, self.bars])
+        model_key = self._model_key(options.get("model"))
+        self._models[model_key] = self.analysis.model
+        names = sentence_test_names() if self._sentence else bundled_test_names()
+        with self.editor.hold_sync():
+            self.editor.test_choices = test_choices(self._sentence)
+            self.editor.test_name = self.analysis.spec.name if self.analysis.spec.name in names else ""
+            self.editor.model_choices = model_choices(model_key)
+            self.editor.model_name = model_key
+            self.editor.live = True
         self.editor.observe(self._on_edit, names="sets")
+        self.editor.observe(self._on_pick_test, names="test_name")
+        self.editor.observe(self._on_pick_model, names="model_name")
         self.refresh()
 
+    # -- building the analysis -------------------------------------------------
+    def _model_key(self, model: Any) -> str:
+        if isinstance(model, str):
+            return model
+        if model is None:
+            return "all-MiniLM-L6-v2" if isinstance(self.analysis, SentenceAssociationTest) else "glove-6b-50d"
+        return str(getattr(model, "name", type(model).__name__))
+
+    def _new_analysis(self, test: Any, model: Any) -> AssociationTest:
+        kwargs = dict(self._options)
+        if model is not None:
+            kwargs["model"] = model
+        if is_sentence_test(test) or isinstance(test, SentenceTestSpec):
+            return SentenceAssociationTest(test, **kwargs)
+        return AssociationTest(test, **kwargs)
+
+    def _model(self, name: str) -> Any:
+        if name not in self._models:
+            self._models[name] = load_model(name)
+        return self._models[name]
+
+    # -- editor events ------------------------------------------------------------
     def _on_edit(self, change: dict) -> None:
         self.refresh()
 
+    def _on_pick_test(self, change: dict) -> None:
+        name = change["new"]
+        if not name or name == self.analysis.spec.name:
+            return
+        self._busy()
+        try:
+            analysis = self._new_analysis(name, self.analysis.model)
+        except Exception as err:  # a test that cannot be built is shown, not raised into the front end
+            self._fail(err, [])
+            return
+        self.analysis = analysis
+        with self.editor.hold_sync():
+            self.editor.name = analysis.spec.name
+            self.editor.published = sets_of(analysis.spec)
+            self.editor.notes = []
+            self.editor.unobserve(self._on_edit, names="sets")
+            try:
+                self.editor.sets = sets_of(analysis.spec)
+            finally:
+                self.editor.observe(self._on_edit, names="sets")
+        self.refresh()
+
+    def _on_pick_model(self, change: dict) -> None:
+        name = change["new"]
+        if not name:
+            return
+        self._busy()
+        try:
+            model = self._model(name)
+            test = self.analysis.sentence_spec if self._sentence else self.analysis.spec
+            analysis = self._new_analysis(test, model)
+        except Exception as err:
+            self._fail(err, [])
+            return
+        self.analysis = analysis
+        self.refresh()
+
+    def _busy(self) -> None:
+        self.editor.busy = True
+        self.bars.busy = True
+
+    def _fail(self, err: Exception, notes: list[str]) -> None:
+        if isinstance(err, USER_ERRORS):
+            message = str(err) or type(err).__name__
+        else:  # any failure must reach the user, not a log
+            message = f"{type(err).__name__}: {err} (an internal error: please report it)"
+        self.result = None
+        with self.editor.hold_sync():
+            self.editor.error = message
+            self.editor.notes = notes
+            self.editor.busy = False
+            self.editor.revision += 1
+        self.bars.show_error(message)
+
+    # -- recomputing ---------------------------------------------------------------
     def refresh(self) -> AssociationTestResult | None:
         """Apply the editor's sets, rerun, redraw.
 
-        Any failure (bad input, or a bug: every exception) shows as an error in the
-        editor and the bars, the bars are marked ``stale`` (their numbers belong to
-        the previous sets) and ``self.result`` is ``None``; the sets are kept as typed.
+        Any failure (an empty set, nothing in the vocabulary, a model error) is
+        shown in the editor and the bars, and the previous d, p and bars are
+        cleared; the sets are kept as typed.
         """
         t0 = time.perf_counter()
+        self._busy()
         notes: list[str] = []
         try:
             for key in SET_KEYS:
@@ -76,16 +193,8 @@ class WeatExplorer(ipywidgets.VBox):
                 if dups:
                     notes.append(f"{key}: duplicate item(s) {', '.join(repr(d) for d in dups)} counted once")
             result = self.analysis.run(provisional=self.progressive)
-        except Exception as err:  # any failure must reach the user, not a log
-            message = str(err) if isinstance(err, AssociationInputError) else (
-                f"{type(err).__name__}: {err} (an internal error: please report it)"
-            )
-            self.result = None
-            with self.editor.hold_sync(), self.bars.hold_sync():
-                self.editor.error = message
-                self.editor.notes = notes
-                self.bars.error = f"Not computed: {message}"
-                self.bars.stale = True
+        except Exception as err:  # every failure is shown; nothing old stays drawn beside new input
+            self._fail(err, notes)
             return None
         oov = {
             key: [{"item": o.item, "suggestions": list(o.suggestions)} for o in result.oov[key]]
@@ -93,13 +202,34 @@ class WeatExplorer(ipywidgets.VBox):
         }
         with self.editor.hold_sync():
             self.editor.oov = oov
+            self.editor.merged = _merged_of(result)
             self.editor.error = ""
             self.editor.notes = notes + [n for n in result.notes if n not in notes]
+            self.editor.busy = False
+            self.editor.revision += 1
         self.first_ms = (time.perf_counter() - t0) * 1000
         if result.provisional_of is not None:  # bars and a first p now, the full p when ready
-            self.bars.show(result, elapsed_ms=self.first_ms)
-            result = self.analysis.run()
+            self.bars.show(result, elapsed_ms=self.first_ms, title=self._title())
+            try:
+                result = self.analysis.run()
+            except Exception as err:
+                self._fail(err, notes)
+                return None
         self.elapsed_ms = (time.perf_counter() - t0) * 1000
         self.result = result
-        self.bars.show(result, elapsed_ms=self.elapsed_ms)
+        self.bars.show(result, elapsed_ms=self.elapsed_ms, title=self._title())
         return result
+
+    def _title(self) -> str:
+        spec = self.analysis.spec
+        name = display_test_name(spec.name)
+        return f"{name}: {spec.description}" if spec.description else name
+
+
+def _merged_of(result: AssociationTestResult) -> dict[str, list[dict[str, Any]]]:
+    """The analysis's merged items (``result.merged``: items the model maps to one vector) in the
+    editor's layout ``{set_key: [{"item": kept, "variants": [merged spellings]}]}``."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for m in getattr(result, "merged", ()) or ():
+        out.setdefault(m.set, []).append({"item": m.item, "variants": list(m.same_as)})
+    return out

@@ -42,12 +42,33 @@ class WordSetEditor(anywidget.AnyWidget):
     """JSON pasted by the user for import; cleared once imported."""
     export_text = traitlets.Unicode("").tag(sync=True)
     """The current sets as a sent-bias test file."""
+    published = traitlets.Dict().tag(sync=True)
+    """The sets as published (what "Reset" restores); empty when there is nothing to reset to."""
+    merged = traitlets.Dict().tag(sync=True)
+    """``{set_key: [{"item": kept, "variants": [other spellings]}]}``: items the model maps to one
+    vector (e.g. "John" and "john" under a lowercasing model), counted once; the editor shows each
+    group as one chip. Filled by the analysis (see :class:`WeatExplorer`)."""
+    test_name = traitlets.Unicode("").tag(sync=True)
+    """The bundled test shown ("" for a custom one). Choosing another in the picker loads it."""
+    test_choices = traitlets.List().tag(sync=True)
+    """``[[name, label], ...]`` for the test picker (empty: no picker)."""
+    model_name = traitlets.Unicode("").tag(sync=True)
+    """The model in use. Choosing another in the picker reruns the test with it."""
+    model_choices = traitlets.List().tag(sync=True)
+    """``[[name, label], ...]`` for the model picker (empty: no picker)."""
+    busy = traitlets.Bool(False).tag(sync=True)
+    """True while Python recomputes or loads a model."""
+    revision = traitlets.Int(0).tag(sync=True)
+    """Incremented after every recomputation (the front end's busy state ends there)."""
+    live = traitlets.Bool(False).tag(sync=True)
+    """True when an analysis recomputes on every edit (the front end then shows a busy state)."""
 
     def __init__(self, spec: AssociationTestSpec | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if spec is not None:
             self.name = spec.name
             self.sets = sets_of(spec)
+            self.published = sets_of(spec)
         elif not self.sets:
             self.sets = {k: {"category": k, "examples": []} for k in SET_KEYS}
 

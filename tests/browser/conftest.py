@@ -174,3 +174,118 @@ def run_last_cell(page):
     n = page.evaluate(f"() => {APP}.shell.currentWidget.content.widgets.length")
     page.evaluate(f"(i) => {{ {APP}.shell.currentWidget.content.activeCellIndex = i; }}", n - 1)
     lab_cmd(page, "notebook:run-cell")
+
+
+# -- themes and contrast --------------------------------------------------------------------------------------
+THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
+CONTRAST: dict[str, dict[str, float]] = {}
+
+
+def set_theme(page, theme: str) -> None:
+    """Switch JupyterLab's theme ("light" or "dark") and wait until its variables apply."""
+    name = THEMES[theme]
+    lab_cmd(page, "apputils:change-theme", {"theme": name})
+    page.wait_for_function(
+        "(name) => document.body.dataset.jpThemeName === name", arg=name, timeout=30_000)
+    page.wait_for_timeout(400)  # the theme's stylesheet is swapped; let the page restyle
+
+
+# The WCAG 2.1 contrast ratio of every visible text element under `selector`, measured in
+# the page: the computed colour (SVG text: fill) composited over the effective background
+# (the ancestors' background colours composited upward until one is opaque).
+_CONTRAST_JS = r"""
+(selector) => {
+  const parse = (text) => {
+    if (!text || text === 'transparent' || text === 'none') return null;
+    let m = text.match(/^rgba?\(([^)]+)\)$/);
+    if (m) {
+      const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+      return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
+    }
+    m = text.match(/^color\(srgb ([^)]+)\)$/);
+    if (m) {
+      const p = m[1].split(/[\s\/]+/).filter(Boolean).map(Number);
+      return { r: p[0] * 255, g: p[1] * 255, b: p[2] * 255, a: p.length > 3 ? p[3] : 1 };
+    }
+    return undefined;  // a colour we cannot read: reported, never silently passed
+  };
+  const over = (fg, bg) => ({
+    r: fg.r * fg.a + bg.r * (1 - fg.a), g: fg.g * fg.a + bg.g * (1 - fg.a),
+    b: fg.b * fg.a + bg.b * (1 - fg.a), a: 1,
+  });
+  const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const background = (el) => {
+    const layers = [];
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+      const c = parse(getComputedStyle(n).backgroundColor);
+      if (c && c.a > 0) { layers.push(c); if (c.a >= 1) break; }
+    }
+    let bg = { r: 255, g: 255, b: 255, a: 1 };
+    for (const c of layers.reverse()) bg = over(c, bg);
+    return bg;
+  };
+  const opacity = (el) => {
+    let o = 1;
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) o *= Number(getComputedStyle(n).opacity);
+    return o;
+  };
+  const visible = (el) => {
+    if (!el.getClientRects().length) return false;
+    const st = getComputedStyle(el);
+    if (st.visibility === 'hidden' || st.display === 'none') return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  };
+  const out = [];
+  for (const root of document.querySelectorAll(selector)) {
+    for (const el of root.querySelectorAll('*')) {
+      const tag = el.tagName.toLowerCase();
+      let text = '';
+      if (tag === 'text') text = el.textContent;
+      else if (['input', 'textarea', 'select'].includes(tag)) text = el.type === 'checkbox' ? '' : (tag === 'select' ? (el.selectedOptions[0]?.textContent ?? '') : el.value);
+      else if (el.closest('svg')) continue;
+      else text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('');
+      if (!text.trim() || !visible(el)) continue;
+      const st = getComputedStyle(el);
+      const raw = tag === 'text' ? st.fill : st.color;
+      const fg = parse(raw);
+      const bg = background(el);
+      if (!fg) { out.push({ text: text.trim().slice(0, 40), cls: String(el.className?.baseVal ?? el.className), ratio: 0, colour: raw }); continue; }
+      const shown = over({ ...fg, a: fg.a * opacity(el) }, bg);
+      out.push({ text: text.trim().slice(0, 40), cls: String(el.className?.baseVal ?? el.className), tag,
+                 ratio: Math.round(ratio(shown, bg) * 100) / 100, colour: raw,
+                 background: `rgb(${Math.round(bg.r)}, ${Math.round(bg.g)}, ${Math.round(bg.b)})` });
+    }
+  }
+  return out;
+}
+"""
+
+
+def measure_contrast(page, selector: str) -> list[dict]:
+    """Every visible text element of the widgets matching ``selector``, with its contrast ratio."""
+    return page.evaluate(_CONTRAST_JS, selector)
+
+
+def check_contrast(page, selector: str, label: str, theme: str, minimum: float = 4.5) -> float:
+    """Assert WCAG AA (>= 4.5:1) for every text element of ``selector``; record and return the minimum."""
+    measured = measure_contrast(page, selector)
+    assert measured, f"no text measured under {selector}"
+    low = [m for m in measured if m["ratio"] < minimum]
+    worst = min(m["ratio"] for m in measured)
+    CONTRAST.setdefault(label, {})[theme] = worst
+    CONTRAST[label][f"{theme}_n_text_elements"] = len(measured)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "contrast.json").write_text(json.dumps(CONTRAST, indent=2))
+    assert not low, f"{label} in {theme}: text below {minimum}:1: {low[:8]}"
+    return worst
+
+
+def screenshot_widgets(page, selector: str, stem: str, theme: str) -> None:
+    """Save a screenshot of each widget matching ``selector`` under test-results/."""
+    RESULTS.mkdir(exist_ok=True)
+    for i, node in enumerate(page.locator(selector).all()):
+        node.scroll_into_view_if_needed()
+        node.screenshot(path=str(RESULTS / f"{stem}-{i}-{theme}.png"))

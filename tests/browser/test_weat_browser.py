@@ -1,63 +1,194 @@
-"""Real browser: type into the word-set editor in JupyterLab and see Python's
-new effect size drawn; user text stays text."""
+"""Real browser: the WEAT explorer in JupyterLab, used as a person would, in the
+Light and Dark themes: type a word and see Python's new effect size drawn; rename
+with Enter, cancel with Escape; click a suggestion; undo; empty a set and see the
+old result cleared; pick another test; export CSV/SVG/PNG and read the files
+back; every text element readable (WCAG AA contrast); user text stays text."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import time
 
 import pytest
 
-from .conftest import RESULTS, lab_cmd, open_notebook, run_last_cell
+from .conftest import (
+    RESULTS,
+    check_contrast,
+    lab_cmd,
+    open_notebook,
+    run_last_cell,
+    screenshot_widgets,
+    set_theme,
+)
 
 pytestmark = pytest.mark.browser
+WIDGETS = ".embias-word-set-editor, .embias-effect-size-bars"
 
 
-def test_typed_word_redraws_bar_with_python_value(lab_server, page, timings):
+def kernel_effect(page):
+    """Rerun the last cell and read the effect size the kernel holds."""
+    from playwright.sync_api import expect
+
+    before = page.locator(".jp-OutputArea-output", has_text="PY-EFFECT").count()
+    run_last_cell(page)
+    out = page.locator(".jp-OutputArea-output", has_text="PY-EFFECT").last
+    expect(out).to_be_visible(timeout=30_000)
+    page.wait_for_timeout(300 if before else 0)
+    return out.inner_text()
+
+
+def download(page, button):
+    with page.expect_download(timeout=20_000) as info:
+        button.click()
+    dl = info.value
+    return dl.suggested_filename, dl.path().read_bytes()
+
+
+def test_explorer_as_a_person_uses_it(lab_server, page, timings):
     from playwright.sync_api import expect
 
     open_notebook(page, lab_server, "quickstart.ipynb", timings)
+    set_theme(page, "light")
     t1 = time.monotonic()
     lab_cmd(page, "notebook:run-all-cells")
     bars = page.locator(".embias-effect-size-bars").first
+    editor = page.locator(".embias-word-set-editor").first
     expect(bars).to_have_attribute("data-effect-size", re.compile(r"^1\.70"), timeout=90_000)
     expect(page.locator(".vega-embed").first).to_be_visible(timeout=90_000)  # altair chart drew
     expect(page.locator(".jp-OutputArea-output", has_text="PY-EFFECT")).to_be_visible(timeout=60_000)
     timings["quickstart_run_all_to_widgets_s"] = round(time.monotonic() - t1, 2)
+    expect(bars.locator(".esb-title")).to_have_text(re.compile(r"^WEAT 6: Male vs female names with career"))
+    expect(bars.locator(".esb-value")).to_contain_text("α = 0.05")
     before = float(bars.get_attribute("data-effect-size"))
-    value_text = page.locator(".esb-value").first
+    value_text = bars.locator(".esb-value")
     expect(value_text).to_contain_text(f"d = {before:+.4f}")
 
+    # Light theme: every text readable, with the help panel open; screenshots.
+    editor.locator(".embias-help-button").click()
+    expect(editor.locator(".embias-help")).to_contain_text("Caliskan")
+    check_contrast(page, WIDGETS, "weat explorer", "light")
+    screenshot_widgets(page, WIDGETS, "weat", "light")
+    editor.locator(".embias-help-button").click()
+
     # Type a female name into Target Y: JS -> trait -> Python reruns -> bars redraw.
-    adder = page.locator(".ewe-add[data-set='targ2']").first
+    adder = editor.locator(".ewe-add[data-set='targ2']")
     adder.click()
-    t2 = time.monotonic()
     adder.press_sequentially("Mary", delay=20)
+    t2 = time.monotonic()
     adder.press("Enter")
     expect(bars).not_to_have_attribute("data-effect-size", str(before), timeout=20_000)
-    expect(page.locator(".ewe-chips[data-set='targ2'] .ewe-chip[data-word='Mary']")).to_have_count(1)
-    timings["type_to_redraw_s"] = round(time.monotonic() - t2, 3)
+    timings["weat_enter_to_redraw_s"] = round(time.monotonic() - t2, 3)
+    expect(editor.locator(".ewe-chips[data-set='targ2'] .ewe-chip[data-word='Mary']")).to_have_count(1)
     after = float(bars.get_attribute("data-effect-size"))
     expect(value_text).to_contain_text(f"d = {after:+.4f}")
-    expect(page.locator("rect.esb-wordbar[data-word='Mary']")).to_have_count(1)
+    expect(bars.locator("rect.esb-wordbar[data-word='Mary']")).to_have_count(1)
+    printed = kernel_effect(page)
+    assert "Mary" in printed and float(re.search(r"PY-EFFECT (\S+)", printed).group(1)) == after
 
-    # The kernel holds exactly the number the page shows.
-    run_last_cell(page)
-    out = page.locator(".jp-OutputArea-output", has_text="PY-EFFECT").last
-    expect(out).to_contain_text("Mary", timeout=30_000)
-    printed = float(re.search(r"PY-EFFECT (\S+)", out.inner_text()).group(1))
-    assert printed == after
+    # Hover a word's bar: its s(w) and both cosine terms, as Python sent them.
+    bars.locator("rect.esb-wordbar[data-word='Mary']").hover()
+    tip = bars.locator(".esb-tooltip")
+    expect(tip).to_be_visible()
+    association = float(bars.locator("rect.esb-wordbar[data-word='Mary']").get_attribute("data-association"))
+    expect(tip).to_contain_text(f"s(w, A, B) = {association:+.4f}")
+    expect(tip).to_contain_text("mean cos(w, Career)")
+
+    # Rename with Enter (applies at once); Escape cancels an edit.
+    category = editor.locator(".ewe-category[data-set='attr1']")
+    category.click()
+    category.fill("Work")
+    category.press("Enter")
+    expect(bars.locator(".esb-axis-title")).to_contain_text("cos(w, Work)", timeout=10_000)
+    category.click()
+    category.fill("Nope")
+    category.press("Escape")
+    expect(category).to_have_value("Work")
+    page.wait_for_timeout(300)
+    expect(bars.locator(".esb-axis-title")).to_contain_text("cos(w, Work)")
+
+    # A misspelt name is struck through; clicking its suggestion replaces it; Undo brings it back.
+    adder = editor.locator(".ewe-add[data-set='targ1']")
+    adder.click()
+    adder.press_sequentially("Jonh", delay=20)
+    adder.press("Enter")
+    oov = editor.locator(".ewe-chip.ewe-oov[data-word='Jonh']")
+    expect(oov).to_have_count(1, timeout=20_000)
+    oov.locator("button.ewe-suggest", has_text=re.compile(r"^john$")).click()
+    expect(editor.locator(".ewe-chips[data-set='targ1'] .ewe-chip[data-word='john']")).to_have_count(1, timeout=20_000)
+    expect(editor.locator(".ewe-chip[data-word='Jonh']")).to_have_count(0)
+    editor.locator(".ewe-undo").click()
+    expect(editor.locator(".ewe-chip.ewe-oov[data-word='Jonh']")).to_have_count(1, timeout=20_000)
+
+    # Export: file names after test and model; the CSV holds Python's numbers.
+    name, data = download(page, bars.locator("button[data-export='csv']"))
+    assert name == "weat6_glove-6b-50d.csv"
+    table = list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
+    drawn = {r.get_attribute("data-word"): float(r.get_attribute("data-association"))
+             for r in bars.locator("rect.esb-wordbar").all()}
+    assert {r["word"]: float(r["association"]) for r in table} == drawn
+    d_now = float(bars.get_attribute("data-effect-size"))
+    assert {float(r["effect_size"]) for r in table} == {d_now}
+    mary = next(r for r in table if r["word"] == "Mary")
+    assert float(mary["cos_a"]) - float(mary["cos_b"]) == pytest.approx(float(mary["association"]), abs=1e-12)
+    name, data = download(page, bars.locator("button[data-export='svg']"))
+    assert name == "weat6_glove-6b-50d.svg"
+    svg = data.decode("utf-8")
+    assert svg.startswith("<svg") and ">Mary<" in svg and "var(--" not in svg
+    name, data = download(page, bars.locator("button[data-export='png']"))
+    assert name == "weat6_glove-6b-50d.png" and data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2_000
+
+    # Empty attribute set B: the error shows and the old d, p and bars are cleared.
+    removes = editor.locator(".ewe-chips[data-set='attr2'] .ewe-remove")
+    while removes.count():
+        n = removes.count()
+        removes.first.click()
+        expect(removes).to_have_count(n - 1, timeout=10_000)
+    expect(bars).to_have_attribute("data-stale", "true", timeout=20_000)
+    expect(bars).to_have_attribute("data-effect-size", "")
+    expect(bars.locator(".embias-error")).to_contain_text("empty")
+    expect(bars.locator("rect.esb-bar, rect.esb-wordbar")).to_have_count(0)
+    expect(value_text).to_contain_text("not computed")
+    editor.locator(".embias-help-button").click()
+    check_contrast(page, WIDGETS, "weat explorer (error shown)", "light")
+    editor.locator(".embias-help-button").click()
+    editor.locator(".ewe-reset").click()
+    expect(bars).to_have_attribute("data-stale", "false", timeout=20_000)
+    expect(bars).to_have_attribute("data-effect-size", re.compile(r"^1\.70"))
+
+    # Pick another bundled test: its published sets, its title, Python's d.
+    editor.locator("select.ewe-test-picker").select_option("weat1")
+    expect(bars.locator(".esb-title")).to_have_text(re.compile(r"^WEAT 1: Flowers vs insects"), timeout=30_000)
+    expect(editor.locator(".ewe-category[data-set='targ1']")).to_have_value("Flowers")
+    printed = kernel_effect(page)
+    expect(bars).to_have_attribute("data-effect-size", re.search(r"PY-EFFECT (\S+)", printed).group(1))
 
     # A hostile "word" is shown as text and runs nothing.
     evil = "<img src=x onerror=alert(1)>"
+    adder = editor.locator(".ewe-add[data-set='targ2']")
     adder.click()
     adder.fill(evil)
     adder.press("Enter")
-    chip = page.locator(".ewe-chips[data-set='targ2'] .ewe-chip.ewe-oov .ewe-word").last
+    chip = editor.locator(".ewe-chips[data-set='targ2'] .ewe-chip.ewe-oov .ewe-word").last
     expect(chip).to_have_text(evil, timeout=20_000)
     assert page.locator(".embias-word-set-editor img").count() == 0
     page.wait_for_timeout(300)
     assert page.dialogs == []
+
+    # Dark theme: the same widgets, every text readable; screenshots.
+    set_theme(page, "dark")
+    editor.locator(".embias-help-button").click()
+    check_contrast(page, WIDGETS, "weat explorer", "dark")
+    screenshot_widgets(page, WIDGETS, "weat", "dark")
+    editor.locator(".embias-help-button").click()
+
+    # Narrow window: the four sets wrap instead of squeezing.
+    page.set_viewport_size({"width": 1000, "height": 1000})
+    page.wait_for_timeout(300)
+    tops = {round(c.bounding_box()["y"]) for c in editor.locator(".ewe-column").all()}
+    assert len(tops) >= 2
+    screenshot_widgets(page, ".embias-word-set-editor", "weat-editor-1000px", "dark")
+    set_theme(page, "light")
     RESULTS.mkdir(exist_ok=True)
-    page.locator(".jp-Notebook").screenshot(path=str(RESULTS / "quickstart.png"))
     assert not [e for e in page.errors if "embias" in e.lower() or "ewe" in e.lower()], page.errors
