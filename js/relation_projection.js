@@ -1,17 +1,23 @@
 // RelationProjectionWidget: an editor for ordered pairs and word groups, and a
 // live plot of the words along the relation axis. Python computes the relation
-// vector, every RIPA score, the axis domain and its ticks; this view only maps
-// numbers to pixels. User text reaches the page through textContent only.
+// vector, every RIPA score, the axis domain (kept across edits unless the user
+// fits it) and its ticks; this view only maps numbers to pixels and places
+// labels so they do not collide. User text reaches the page through textContent only.
 import "./relation_projection.css";
 import { h, listen, s, signed, splitItems } from "./lib/dom.js";
-import { linear } from "./lib/scale.js";
-import { mountRoot } from "./lib/ui.js";
+import { exportButtons, fileStem, toCSV } from "./lib/export.js";
+import { createHistory } from "./lib/history.js";
+import { estimateWidth, placeLabels } from "./lib/labels.js";
+import { groupColors } from "./lib/palette.js";
+import { linear, tickLabel } from "./lib/scale.js";
+import { busyIndicator, button, errorState, group, helpButton, mountRoot, toolbar } from "./lib/ui.js";
 
-const WIDTH = 640;
-const MARGIN = { left: 130, right: 24, top: 26, bottom: 34 };
-const ROW = 46;
-const PALETTE = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"];
-const PAIR_COLORS = { "pairs: first": "#d62728", "pairs: second": "#ff7f0e" };
+const WIDTH = 680;
+const MARGIN = { left: 130, right: 24, top: 34, bottom: 40 };
+const ROW = 74;
+const LANES = 4; // label lanes: 0 above the dot, 1 below, 2 further above, 3 further below
+const LANE_DY = [-9, 17, -22, 30];
+const LABEL_FONT = 10;
 
 function clonePairs(model) {
   return (model.get("pairs") || []).map((p) => [String(p[0] ?? ""), String(p[1] ?? "")]);
@@ -21,19 +27,12 @@ function cloneGroups(model) {
   return JSON.parse(JSON.stringify(model.get("groups") || {}));
 }
 
-function commit(model, name, value) {
-  model.set(name, value);
-  model.save_changes();
-}
-
 // -- pairs editor ------------------------------------------------------------
-function pairsEditor(model) {
+function pairsEditor(model, commit) {
   const rows = h("div", { className: "erp-pair-rows" });
-  const add = h("button", {
+  const add = button("+ pair", () => commit("pairs", [...clonePairs(model), ["", ""]]), {
     className: "erp-add-pair",
-    text: "+ pair",
     title: "add an ordered pair (first, second)",
-    on: { click: () => commit(model, "pairs", [...clonePairs(model), ["", ""]]) },
   });
 
   function wordInput(index, side) {
@@ -43,16 +42,23 @@ function pairsEditor(model) {
       placeholder: side === 0 ? "first" : "second",
       dataset: { pair: index, side },
       attrs: { "aria-label": `pair ${index + 1}, ${side === 0 ? "first" : "second"} word` },
+      title: "Enter applies, Escape cancels",
     });
-    // commit on Enter or when the box loses focus (not on every keystroke)
-    input.addEventListener("change", () => {
+    const save = () => {
       const pairs = clonePairs(model);
-      if (!pairs[index]) return;
+      if (!pairs[index] || pairs[index][side] === input.value.trim()) return;
       pairs[index][side] = input.value.trim();
-      commit(model, "pairs", pairs);
-    });
+      commit("pairs", pairs);
+    };
+    input.addEventListener("change", save);
     input.addEventListener("keydown", (event) => {
-      if (event.key === "Enter") input.blur();
+      if (event.key === "Enter") {
+        save();
+        input.blur();
+      } else if (event.key === "Escape") {
+        input.value = clonePairs(model)[index]?.[side] ?? "";
+        input.blur();
+      }
     });
     return input;
   }
@@ -70,19 +76,11 @@ function pairsEditor(model) {
             wordInput(index, 0),
             h("span", { className: "erp-minus", text: "−" }),
             wordInput(index, 1),
-            h("button", {
-              className: "erp-remove-pair",
-              text: "×",
-              title: "remove this pair",
-              attrs: { "aria-label": `remove pair ${index + 1}` },
-              on: {
-                click: () => {
-                  const next = clonePairs(model);
-                  next.splice(index, 1);
-                  commit(model, "pairs", next);
-                },
-              },
-            }),
+            button("×", () => {
+              const next = clonePairs(model);
+              next.splice(index, 1);
+              commit("pairs", next);
+            }, { className: "erp-remove-pair", title: "remove this pair", ariaLabel: `remove pair ${index + 1}` }),
           ),
         ),
       );
@@ -107,30 +105,30 @@ function pairsEditor(model) {
 }
 
 // -- word groups editor ------------------------------------------------------------
-function groupsEditor(model) {
+function groupsEditor(model, commit) {
   const node = h("div", { className: "erp-groups" });
 
-  function groupRow(group, words, oov, color) {
+  function groupRow(name, words, oov, color) {
     const adder = h("input", {
       type: "text",
       className: "erp-add-word",
       placeholder: "add words (Enter; paste a list)",
-      dataset: { group },
-      attrs: { "aria-label": `add words to ${group}` },
+      dataset: { group: name },
+      attrs: { "aria-label": `add words to ${name}` },
     });
     const addWords = (text) => {
       const items = splitItems(text);
       if (items.length === 0) return;
       const groups = cloneGroups(model);
-      groups[group] = [...(groups[group] || []), ...items];
+      groups[name] = [...(groups[name] || []), ...items];
       adder.value = "";
-      commit(model, "groups", groups);
+      commit("groups", groups);
     };
     adder.addEventListener("keydown", (event) => {
       if (event.key === "Enter") {
         event.preventDefault();
         addWords(adder.value);
-      }
+      } else if (event.key === "Escape") adder.value = "";
     });
     const chips = words.map((word, index) => {
       const suggestions = oov.get(word);
@@ -144,27 +142,16 @@ function groupsEditor(model) {
             : word,
         },
         h("span", { className: "erp-word", text: word }),
-        h("button", {
-          className: "erp-remove-word",
-          text: "×",
-          title: `remove ${word}`,
-          attrs: { "aria-label": `remove ${word}` },
-          on: {
-            click: () => {
-              const groups = cloneGroups(model);
-              groups[group].splice(index, 1);
-              commit(model, "groups", groups);
-            },
-          },
-        }),
+        button("×", () => {
+          const groups = cloneGroups(model);
+          groups[name].splice(index, 1);
+          commit("groups", groups);
+        }, { className: "erp-remove-word", title: `remove ${word}`, ariaLabel: `remove ${word}` }),
       );
     });
-    return h(
-      "div",
-      { className: "erp-group", dataset: { group } },
-      h("span", { className: "erp-group-name", text: group, style: `border-color: ${color}` }),
-      h("div", { className: "erp-chips" }, chips, adder),
-    );
+    const label = h("span", { className: "erp-group-name", text: name });
+    label.style.borderColor = color;
+    return h("div", { className: "erp-group", dataset: { group: name } }, label, h("div", { className: "erp-chips" }, chips, adder));
   }
 
   function update(colors) {
@@ -174,7 +161,7 @@ function groupsEditor(model) {
     const groups = model.get("groups") || {};
     node.replaceChildren(
       h("div", { className: "erp-heading", text: "Words to place on the axis" }),
-      ...Object.entries(groups).map(([g, words]) => groupRow(g, words, oov, colors.get(g) || "#888")),
+      ...Object.entries(groups).map(([g, words]) => groupRow(g, words, oov, colors.get(g))),
     );
     if (refocus !== null) node.querySelector(`.erp-add-word[data-group="${CSS.escape(refocus)}"]`)?.focus();
   }
@@ -187,78 +174,172 @@ function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
   const height = MARGIN.top + Math.max(1, order.length) * ROW + MARGIN.bottom;
   svg.setAttribute("height", String(height));
   svg.replaceChildren();
-  if (!domain || domain.length !== 2 || points.length === 0) return;
+  if (!domain || domain.length !== 2 || points.length === 0) {
+    svg.setAttribute("height", "4");
+    return;
+  }
   const x = linear(domain, [MARGIN.left, WIDTH - MARGIN.right]);
   const axisY = height - MARGIN.bottom;
   for (const t of ticks || []) {
     svg.append(
-      s("line", { x1: x(t), x2: x(t), y1: MARGIN.top - 8, y2: axisY, class: t === 0 ? "erp-zero" : "erp-grid" }),
-      s("text", { x: x(t), y: axisY + 14, "text-anchor": "middle", class: "erp-tick" }, String(t)),
+      s("line", { x1: x(t), x2: x(t), y1: MARGIN.top - 12, y2: axisY, class: t === 0 ? "erp-zero" : "erp-grid" }),
+      s("text", { x: x(t), y: axisY + 14, "text-anchor": "middle", class: "erp-tick" }, tickLabel(t)),
     );
   }
-  svg.append(s("text", { x: (MARGIN.left + WIDTH - MARGIN.right) / 2, y: height - 4, "text-anchor": "middle", class: "erp-axis-label" }, axisLabel));
+  svg.append(s("text", { x: (MARGIN.left + WIDTH - MARGIN.right) / 2, y: height - 6, "text-anchor": "middle", class: "erp-axis-label" }, axisLabel));
+  const hover = s("text", { class: "erp-hover-label", "text-anchor": "middle", visibility: "hidden" });
   order.forEach((group, row) => {
     const y = MARGIN.top + row * ROW + ROW / 2;
-    svg.append(s("text", { x: MARGIN.left - 8, y: y + 4, "text-anchor": "end", class: "erp-row-label" }, group));
-    // labels alternate above/below in order along the axis, so neighbours do not collide
-    const members = points.filter((p) => p.group === group).sort((a, b) => a.ripa - b.ripa);
+    svg.append(s("text", { x: MARGIN.left - 10, y: y + 4, "text-anchor": "end", class: "erp-row-label" }, group));
+    const members = points.filter((p) => p.group === group);
+    const placed = placeLabels(
+      members.map((p) => ({ x: x(p.ripa), width: estimateWidth(p.word, LABEL_FONT) })),
+      { lanes: LANES, gap: 3 },
+    );
     members.forEach((p, i) => {
       const cx = x(p.ripa);
+      const { lane, shown } = placed[i];
       const dot = s("circle", {
         cx: cx.toFixed(2),
         cy: y,
         r: 5,
-        fill: colors.get(group) || "#888",
+        fill: colors.get(group),
         class: "erp-point",
         "data-word": p.word,
         "data-group": group,
         "data-ripa": String(p.ripa),
+        "data-label-lane": String(lane),
       });
       dot.append(s("title", {}, `${p.word} (${group}): RIPA ${signed(p.ripa, 3)}`));
-      const labelY = i % 2 === 0 ? y - 9 : y + 17;
-      svg.append(dot, s("text", { x: cx.toFixed(2), y: labelY, "text-anchor": "middle", class: "erp-label" }, p.word));
+      dot.addEventListener("mouseenter", () => {
+        hover.textContent = `${p.word}  ${signed(p.ripa, 3)}`;
+        hover.setAttribute("x", cx.toFixed(2));
+        hover.setAttribute("y", String(y - 30));
+        hover.setAttribute("visibility", "visible");
+      });
+      dot.addEventListener("mouseleave", () => hover.setAttribute("visibility", "hidden"));
+      if (shown) {
+        const ly = y + LANE_DY[lane];
+        if (lane >= 2) {
+          svg.append(s("line", { x1: cx, x2: cx, y1: y + (lane === 2 ? -6 : 6), y2: ly + (lane === 2 ? 2 : -9), class: "erp-leader" }));
+        }
+        svg.append(s("text", { x: cx.toFixed(2), y: ly, "text-anchor": "middle", class: "erp-label", "data-word": p.word }, p.word));
+      }
+      svg.append(dot);
     });
   });
+  svg.append(hover);
 }
 
 function colorMap(model) {
-  const colors = new Map(Object.entries(PAIR_COLORS));
-  Object.keys(model.get("groups") || {}).forEach((g, i) => {
-    if (!colors.has(g)) colors.set(g, PALETTE[i % PALETTE.length]);
-  });
-  return colors;
+  return groupColors(["pairs: first", "pairs: second", ...Object.keys(model.get("groups") || {})]);
 }
 
 function render({ model, el }) {
   mountRoot(el, "embias-relation-projection");
-  const pairs = pairsEditor(model);
-  const groups = groupsEditor(model);
+  const history = createHistory(100);
+  const busy = busyIndicator(el);
+  const error = errorState(el);
+
+  function commit(name, value) {
+    history.push({ pairs: model.get("pairs"), groups: model.get("groups") });
+    model.set(name, value);
+    model.save_changes();
+    busy.pending();
+    undo.disabled = false;
+  }
+  const undo = button("Undo", () => {
+    const last = history.undo();
+    if (!last) return;
+    model.set("pairs", last.pairs);
+    model.set("groups", last.groups);
+    model.save_changes();
+    busy.pending();
+    undo.disabled = !history.canUndo();
+  }, { className: "erp-undo", title: "undo the last edit" });
+  undo.disabled = true;
+
+  const pairs = pairsEditor(model, commit);
+  const groups = groupsEditor(model, commit);
   const summary = h("div", { className: "erp-summary" });
-  const error = h("div", { className: "erp-error", attrs: { role: "alert" } });
-  const notes = h("ul", { className: "erp-notes" });
-  const svg = s("svg", { width: WIDTH, height: 80, class: "erp-plot" });
+  const notes = h("ul", { className: "embias-notes erp-notes" });
+  const legend = h("div", { className: "embias-legend erp-legend" });
+  const svg = s("svg", { width: WIDTH, height: 80, class: "erp-plot", role: "img" });
+
+  const keep = h("input", { type: "checkbox", className: "erp-keep-axis", checked: model.get("keep_axis") });
+  keep.addEventListener("change", () => {
+    model.set("keep_axis", keep.checked);
+    model.save_changes();
+  });
+  const fit = button("Fit axis", () => {
+    model.set("fit_requests", (model.get("fit_requests") || 0) + 1);
+    model.save_changes();
+    busy.pending();
+  }, { className: "erp-fit", title: "fit the axis range to the points now" });
+  const exportsNode = exportButtons({
+    stem: () => fileStem("ripa", model.get("model_name") || "model"),
+    title: () => `RIPA on ${model.get("model_name") || ""}`,
+    csv: () =>
+      toCSV(
+        ["model", "group", "word", "ripa"],
+        (model.get("points") || []).map((p) => [model.get("model_name"), p.group, p.word, p.ripa]),
+      ),
+    svgs: () => [svg],
+  });
+  const help = helpButton(["ripa"]);
+  const bar = toolbar(
+    h("label", { className: "embias-check", title: "keep the axis range across edits (it grows to fit new points)" }, keep, "keep axis"),
+    group(fit, undo),
+    exportsNode,
+    busy.node,
+    h("span", { className: "embias-spacer" }),
+    help.button,
+  );
 
   function update() {
     const colors = colorMap(model);
     pairs.update();
     groups.update(colors);
-    summary.textContent = model.get("summary") || "";
-    error.textContent = model.get("error") || "";
-    error.hidden = !model.get("error");
+    keep.checked = Boolean(model.get("keep_axis"));
+    const failed = error.set(model.get("error") || "");
+    summary.textContent = failed ? "RIPA: not computed (see the error)" : model.get("summary") || "";
     notes.replaceChildren(...(model.get("notes") || []).map((n) => h("li", { text: n })));
-    const points = model.get("points") || [];
+    const points = failed ? [] : model.get("points") || [];
+    const shownGroups = [...new Set(points.map((p) => p.group))];
+    legend.replaceChildren(
+      h("span", { text: "Rows:" }),
+      ...shownGroups.map((g) => {
+        const sw = h("span", { className: "embias-swatch" });
+        sw.style.background = colors.get(g);
+        return h("span", { className: "erp-legend-item" }, sw, g);
+      }),
+      h("span", { text: "x: RIPA(w) = ⟨w, b⟩; 'pairs: first/second' are the pairs' own words; hover a dot for its value" }),
+    );
+    legend.hidden = points.length === 0;
     drawPlot(svg, points, model.get("domain"), model.get("ticks"), model.get("axis_label") || "", colors);
     el.dataset.points = String(points.length);
-    el.dataset.revision = String(model.get("revision") ?? 0);
+    el.dataset.domain = (model.get("domain") || []).join(",");
   }
   const unlisten = listen(
     model,
-    ["pairs", "groups", "points", "domain", "ticks", "axis_label", "summary", "oov", "notes", "error", "revision"],
+    ["pairs", "groups", "points", "domain", "ticks", "axis_label", "summary", "oov", "notes", "error", "keep_axis"],
     update,
   );
+  const unlistenBusy = listen(model, ["busy"], () => busy.set(Boolean(model.get("busy"))));
+  const unlistenRevision = listen(model, ["revision"], () => {
+    update();
+    const ms = busy.done();
+    if (ms !== null) el.dataset.lastRoundTripMs = String(Math.round(ms));
+    el.dataset.revision = String(model.get("revision") ?? 0);
+  });
   update();
-  el.append(h("div", { className: "erp-editors" }, pairs.node, groups.node), summary, error, svg, notes);
-  return unlisten;
+  el.dataset.revision = String(model.get("revision") ?? 0);
+  el.append(bar, help.panel, h("div", { className: "erp-editors" }, pairs.node, groups.node), summary, error.node, legend, svg, notes);
+  return () => {
+    unlisten();
+    unlistenBusy();
+    unlistenRevision();
+  };
 }
 
 export default { render };

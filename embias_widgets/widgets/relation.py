@@ -80,6 +80,14 @@ class RelationProjectionWidget(anywidget.AnyWidget):
     """Why nothing could be computed (the typed pairs and words are kept)."""
     revision = traitlets.Int(0).tag(sync=True)
     """Incremented after every recomputation."""
+    keep_axis = traitlets.Bool(True).tag(sync=True)
+    """Keep the axis range across edits (it only grows to fit new points); False: fit every time."""
+    fit_requests = traitlets.Int(0).tag(sync=True)
+    """Incremented by the front end's "Fit axis" button: fit the range to the points now."""
+    model_name = traitlets.Unicode("").tag(sync=True)
+    """The model's name (for titles and export file names)."""
+    busy = traitlets.Bool(False).tag(sync=True)
+    """True while Python recomputes."""
 
     def __init__(
         self,
@@ -91,6 +99,7 @@ class RelationProjectionWidget(anywidget.AnyWidget):
     ) -> None:
         super().__init__()
         self.analysis = RelationProjection([], model=model, **model_options)
+        self.model_name = str(getattr(self.analysis.model, "name", model if isinstance(model, str) else ""))
         self.result: RelationProjectionResult | None = None
         self.pairs = [list(p) for p in pairs]
         self.groups = dict(words) if isinstance(words, Mapping) else {"words": list(words)}
@@ -123,6 +132,16 @@ class RelationProjectionWidget(anywidget.AnyWidget):
         if self._ready:
             self.refresh()
 
+    @traitlets.observe("fit_requests")
+    def _fit(self, change: dict) -> None:
+        if self._ready:
+            self.refresh(fit=True)
+
+    @traitlets.observe("keep_axis")
+    def _keep_changed(self, change: dict) -> None:
+        if self._ready and not change["new"]:
+            self.refresh(fit=True)
+
     # -- recomputation ----------------------------------------------------------
     def _complete_pairs(self) -> tuple[list[tuple[str, str]], list[str]]:
         complete, notes = [], []
@@ -137,8 +156,13 @@ class RelationProjectionWidget(anywidget.AnyWidget):
                 )
         return complete, notes
 
-    def refresh(self) -> RelationProjectionResult | None:
-        """Recompute from ``pairs`` and ``groups``; errors go to ``error``, input is kept."""
+    def refresh(self, *, fit: bool = False) -> RelationProjectionResult | None:
+        """Recompute from ``pairs`` and ``groups``; errors go to ``error``, input is kept.
+
+        The axis keeps its range across edits while ``keep_axis`` is set (growing
+        only to fit new points); ``fit=True`` fits it to the points now.
+        """
+        self.busy = True
         complete, notes = self._complete_pairs()
         try:
             self.analysis.set_pairs(complete)
@@ -157,7 +181,8 @@ class RelationProjectionWidget(anywidget.AnyWidget):
                 self.points, self.summary, self.axis_label = [], "", ""
                 self.oov = [{"item": o.item, "suggestions": list(o.suggestions)} for o in oov]
                 self.notes = notes
-                self.error = str(err)
+                self.error = str(err) or type(err).__name__
+                self.busy = False
                 self.revision += 1
             return None
         points = [
@@ -169,7 +194,12 @@ class RelationProjectionWidget(anywidget.AnyWidget):
             {"word": w, "group": g, "ripa": float(r)}
             for w, g, r in zip(result.words, result.groups, result.ripa, strict=True)
         ]
-        domain, ticks = nice_axis(p["ripa"] for p in points)
+        values = [p["ripa"] for p in points]
+        keep = self.keep_axis and not fit and len(self.domain) == 2
+        if keep and all(self.domain[0] <= v <= self.domain[1] for v in values):
+            domain, ticks = list(self.domain), list(self.ticks)  # the range stays as it was
+        else:  # grow the kept range just enough for the new points, or fit
+            domain, ticks = nice_axis(values + (list(self.domain) if keep else []))
         with self.hold_sync():
             self.result = result
             self.points = points
@@ -179,6 +209,7 @@ class RelationProjectionWidget(anywidget.AnyWidget):
             self.oov = [{"item": o.item, "suggestions": list(o.suggestions)} for o in result.oov]
             self.notes = notes + list(result.notes)
             self.error = ""
+            self.busy = False
             self.revision += 1
         return result
 

@@ -1,16 +1,20 @@
 """Real browser: edit a pair and a word group of the relation-projection widget in
-JupyterLab and see the points Python recomputed; user text stays text."""
+JupyterLab and see the points Python recomputed; Escape cancels; the axis keeps
+its range; labels do not overlap; export; Light and Dark readable; user text stays text."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import time
 
 import pytest
 
-from .conftest import RESULTS, lab_cmd, open_notebook, run_last_cell
+from .conftest import RESULTS, check_contrast, lab_cmd, open_notebook, run_last_cell, screenshot_widgets, set_theme
 
 pytestmark = pytest.mark.browser
+WIDGET = ".embias-relation-projection"
 
 
 def kernel_ripa(page, word):
@@ -23,24 +27,52 @@ def kernel_ripa(page, word):
     return float(re.search(rf"RIPA {re.escape(word)} (\S+)", out.inner_text()).group(1))
 
 
+def overlapping_labels(widget) -> list[tuple[str, str]]:
+    """Pairs of drawn point labels whose boxes intersect."""
+    boxes = [(t.text_content(), t.bounding_box()) for t in widget.locator("text.erp-label").all()]
+    hits = []
+    for i, (a, ba) in enumerate(boxes):
+        for b, bb in boxes[i + 1:]:
+            if (ba["x"] < bb["x"] + bb["width"] and bb["x"] < ba["x"] + ba["width"]
+                    and ba["y"] < bb["y"] + bb["height"] and bb["y"] < ba["y"] + ba["height"]):
+                hits.append((a, b))
+    return hits
+
+
 def test_edits_redraw_points_with_python_values(lab_server, page, timings):
     from playwright.sync_api import expect
 
     open_notebook(page, lab_server, "relation_projection.ipynb", timings)
+    set_theme(page, "light")
     t1 = time.monotonic()
     lab_cmd(page, "notebook:run-all-cells")
-    widget = page.locator(".embias-relation-projection").first
+    widget = page.locator(WIDGET).first
     nurse = widget.locator("circle.erp-point[data-word='nurse']")
     expect(nurse).to_have_count(1, timeout=120_000)
     timings["relation_run_all_to_widget_s"] = round(time.monotonic() - t1, 2)
     expect(widget.locator("circle.erp-point")).to_have_count(26)  # 10 pairs x 2 + 6 words
     before = float(nurse.get_attribute("data-ripa"))
     assert before == pytest.approx(kernel_ripa(page, "nurse"), abs=1e-6)
+    assert overlapping_labels(widget) == []
+    expect(widget.locator(".erp-legend")).to_contain_text("pairs: first")
+    widget.locator(".embias-help-button").click()
+    expect(widget.locator(".embias-help")).to_contain_text("Ethayarajh")
+    check_contrast(page, WIDGET, "relation projection", "light")
+    screenshot_widgets(page, WIDGET, "relation", "light")
+    widget.locator(".embias-help-button").click()
+    domain = widget.get_attribute("data-domain")
 
-    # Replace the first word of pair 3 (she -> queen): b changes, so does nurse's RIPA.
+    # Escape cancels a pair edit: nothing is sent.
     revision = widget.get_attribute("data-revision")
     box = widget.locator(".erp-pair-word[data-pair='2'][data-side='0']")
     expect(box).to_have_value("she")
+    box.fill("zzz")
+    box.press("Escape")
+    expect(box).to_have_value("she")
+    page.wait_for_timeout(500)
+    expect(widget).to_have_attribute("data-revision", revision)
+
+    # Replace the first word of pair 3 (she -> queen) with Enter: b changes, so does nurse's RIPA.
     box.fill("")
     t2 = time.monotonic()
     box.press_sequentially("queen", delay=20)
@@ -51,8 +83,12 @@ def test_edits_redraw_points_with_python_values(lab_server, page, timings):
     assert after != before
     assert after == pytest.approx(kernel_ripa(page, "nurse"), abs=1e-6)
     expect(widget.locator("circle.erp-point[data-word='queen'][data-group='pairs: first']")).to_have_count(1)
+    ripas = [float(c.get_attribute("data-ripa")) for c in widget.locator("circle.erp-point").all()]
+    low, high = map(float, domain.split(","))
+    if all(low <= r <= high for r in ripas):  # every point still fits: the axis did not move
+        expect(widget).to_have_attribute("data-domain", domain)
 
-    # Add a word to a group: a new point, at the position Python computed.
+    # Add a word to a group: a new point, at the position Python computed; Undo removes it.
     adder = widget.locator(".erp-add-word[data-group='neutral']")
     adder.click()
     adder.press_sequentially("curtain", delay=20)
@@ -60,6 +96,26 @@ def test_edits_redraw_points_with_python_values(lab_server, page, timings):
     curtain = widget.locator("circle.erp-point[data-word='curtain']")
     expect(curtain).to_have_count(1, timeout=20_000)
     assert float(curtain.get_attribute("data-ripa")) == pytest.approx(kernel_ripa(page, "curtain"), abs=1e-6)
+    assert overlapping_labels(widget) == []
+
+    # Export: the CSV holds the drawn values; the SVG and PNG are real files named after the model.
+    with page.expect_download() as info:
+        widget.locator("button[data-export='csv']").click()
+    assert info.value.suggested_filename == "ripa_glove-6b-50d.csv"
+    rows = list(csv.DictReader(io.StringIO(info.value.path().read_text())))
+    drawn = {(c.get_attribute("data-group"), c.get_attribute("data-word")): float(c.get_attribute("data-ripa"))
+             for c in widget.locator("circle.erp-point").all()}
+    assert {(r["group"], r["word"]): float(r["ripa"]) for r in rows} == drawn
+    with page.expect_download() as info:
+        widget.locator("button[data-export='svg']").click()
+    svg = info.value.path().read_text()
+    assert info.value.suggested_filename == "ripa_glove-6b-50d.svg" and svg.startswith("<svg") and ">curtain<" in svg
+    with page.expect_download() as info:
+        widget.locator("button[data-export='png']").click()
+    assert info.value.path().read_bytes()[:4] == b"\x89PNG"
+
+    widget.locator(".erp-undo").click()
+    expect(curtain).to_have_count(0, timeout=20_000)
 
     # A hostile "word" is shown as text, flagged unknown, and runs nothing.
     evil = "<img src=x onerror=alert(1)>"
@@ -71,6 +127,11 @@ def test_edits_redraw_points_with_python_values(lab_server, page, timings):
     assert widget.locator("img").count() == 0
     page.wait_for_timeout(300)
     assert page.dialogs == []
+
+    set_theme(page, "dark")
+    widget.locator(".embias-help-button").click()
+    check_contrast(page, WIDGET, "relation projection", "dark")
+    screenshot_widgets(page, WIDGET, "relation", "dark")
+    set_theme(page, "light")
     RESULTS.mkdir(exist_ok=True)
-    widget.screenshot(path=str(RESULTS / "relation_projection.png"))
     assert not [e for e in page.errors if "erp" in e.lower() or "relation" in e.lower()], page.errors
