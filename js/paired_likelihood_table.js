@@ -6,8 +6,10 @@
 import "./paired_likelihood_table.css";
 import { h, listen, s } from "./lib/dom.js";
 import { linear } from "./lib/scale.js";
-import { mountRoot } from "./lib/ui.js";
+import { downloadText, exportButtons, fileStem, toCSV } from "./lib/export.js";
+import { createHistory } from "./lib/history.js";
 import { formatDifference, heatColor, replacePair, sentenceWithTokens, withGroupHeadings } from "./lib/likelihood.js";
+import { busyIndicator, button, errorState, group, helpButton, mountRoot, toolbar } from "./lib/ui.js";
 
 const BAR_WIDTH = 420;
 
@@ -110,9 +112,9 @@ function sideCell(side, role, preferred) {
 }
 
 function editorRow(record, onSave, onCancel) {
-  const stereo = h("input", { className: "plt-input", value: record.stereo, dataset: { field: "stereo" } });
-  const anti = h("input", { className: "plt-input", value: record.anti, dataset: { field: "anti" } });
-  const type = h("input", { className: "plt-input plt-type-input", value: record.bias_type, dataset: { field: "bias_type" } });
+  const stereo = h("input", { className: "plt-input", value: record.stereo, dataset: { field: "stereo" }, attrs: { "aria-label": "more stereotypical sentence" } });
+  const anti = h("input", { className: "plt-input", value: record.anti, dataset: { field: "anti" }, attrs: { "aria-label": "less stereotypical sentence" } });
+  const type = h("input", { className: "plt-input plt-type-input", value: record.bias_type, dataset: { field: "bias_type" }, attrs: { "aria-label": "bias type" } });
   const sense = h("input", {
     className: "plt-input plt-type-input",
     value: record.sense_key || "",
@@ -131,20 +133,20 @@ function editorRow(record, onSave, onCancel) {
     "tr",
     { className: "plt-editing" },
     h("td", {}, type, sense),
-    h("td", { className: "plt-sentence" }, stereo),
-    h("td", {}),
-    h("td", { className: "plt-sentence" }, anti),
-    h("td", {}),
+    h("td", { className: "plt-sentence", attrs: { colspan: 2 } }, stereo),
+    h("td", { className: "plt-sentence", attrs: { colspan: 2 } }, anti),
     h("td", {}),
     h("td", {}),
-    h("td", {}, h("button", { className: "plt-save", text: "save", on: { click: save } }),
-      h("button", { className: "plt-cancel", text: "cancel", on: { click: onCancel } })),
+    h("td", {}, group(button("save", save, { className: "plt-save" }), button("cancel", onCancel, { className: "plt-cancel" }))),
   );
 }
 
 function render({ model, el }) {
   mountRoot(el, "embias-paired-likelihood-table");
   let editing = -1;
+  const history = createHistory(100);
+  const busy = busyIndicator(el);
+  const error = errorState(el);
 
   const title = h("div", { className: "plt-title" });
   const demo = h("div", { className: "plt-demo", attrs: { role: "note" } });
@@ -153,22 +155,50 @@ function render({ model, el }) {
   const filter = h("select", { className: "plt-filter", title: "show one bias type" });
   const sort = h("select", { className: "plt-sort", title: "row order" });
   const groupBy = h("select", { className: "plt-group-by", title: "group rows and scores" });
-  const busy = h("span", { className: "plt-busy" });
-  const controls = h(
-    "div",
-    { className: "plt-controls" },
-    h("label", {}, "score ", metric),
-    h("label", {}, "report ", convention),
-    h("label", {}, "bias type ", filter),
-    h("label", {}, "sort ", sort),
-    h("label", {}, "group by ", groupBy),
-    busy,
+  const undo = button("Undo", () => {
+    const last = history.undo();
+    if (last === undefined) return;
+    model.set("pairs", last);
+    model.save_changes();
+    busy.pending();
+    undo.disabled = !history.canUndo();
+  }, { className: "plt-undo", title: "undo the last edit of the pairs" });
+  undo.disabled = true;
+  const stem = () => fileStem(model.get("model_name") || "model", model.get("metric"));
+  const exportsNode = exportButtons({
+    stem,
+    title: () => `${(model.get("metric") || "").toUpperCase()} on ${model.get("model_name") || ""}`,
+    csv: () => {
+      const rows = model.get("rows") || [];
+      const order = model.get("order") || [];
+      return toCSV(
+        ["model", "metric", "bias_type", "direction", "sense_key", "sent_more", "sent_less", "more_score", "less_score", "difference", "preferred", "warning", "error"],
+        order.filter((i) => i < rows.length).map((i) => rows[i]).map((r) => [
+          model.get("model_name"), model.get("metric"), r.bias_type, r.direction || "", r.sense_key || "", r.stereo.text, r.anti.text,
+          r.stereo.score, r.anti.score, r.difference, r.preferred, r.warning || "", r.error || "",
+        ]),
+      );
+    },
+    svgs: () => [summarySvg],
+    extra: [["Pairs JSON", () => downloadText(JSON.stringify(model.get("pairs") || [], null, 2) + "\n", `${fileStem(model.get("model_name") || "pairs", "pairs")}.json`, "application/json"), "download the pairs as typed (JSON)", "json"]],
+  });
+  const help = helpButton(["cps", "pll", "aul", "more_likely", "minimal_edit"]);
+  const controls = toolbar(
+    h("label", { className: "embias-label" }, "score ", metric),
+    h("label", { className: "embias-label" }, "report ", convention),
+    h("label", { className: "embias-label" }, "bias type ", filter),
+    h("label", { className: "embias-label" }, "sort ", sort),
+    h("label", { className: "embias-label" }, "group by ", groupBy),
+    undo,
+    exportsNode,
+    busy.node,
+    h("span", { className: "embias-spacer" }),
+    help.button,
   );
   const summaryText = h("div", { className: "plt-summary-text" });
   const summarySvg = s("svg", { width: BAR_WIDTH, height: 46, class: "plt-summary" });
   const groupsBox = h("div", { className: "plt-groups" });
   const metricLabel = h("div", { className: "plt-metric-label" });
-  const error = h("div", { className: "plt-error", attrs: { role: "alert" } });
   const body = h("tbody", {});
   const table = h(
     "table",
@@ -191,31 +221,51 @@ function render({ model, el }) {
     ),
     body,
   );
-  const newStereo = h("input", { className: "plt-new plt-new-stereo", placeholder: "more stereotypical sentence" });
-  const newAnti = h("input", { className: "plt-new plt-new-anti", placeholder: "less stereotypical sentence" });
-  const newType = h("input", { className: "plt-new plt-new-type", placeholder: "bias type" });
-  const newSense = h("input", { className: "plt-new plt-new-sense", placeholder: "sense key (optional)" });
-  const add = h("button", { className: "plt-add", text: "add pair" });
-  const adder = h("div", { className: "plt-adder" }, newStereo, newAnti, newType, newSense, add);
+  const newStereo = h("input", { className: "plt-new plt-new-stereo", placeholder: "more stereotypical sentence", attrs: { "aria-label": "new more stereotypical sentence" } });
+  const newAnti = h("input", { className: "plt-new plt-new-anti", placeholder: "less stereotypical sentence", attrs: { "aria-label": "new less stereotypical sentence" } });
+  const newType = h("input", { className: "plt-new plt-new-type", placeholder: "bias type", attrs: { "aria-label": "bias type of the new pair" } });
+  const newSense = h("input", { className: "plt-new plt-new-sense", placeholder: "sense key (optional)", attrs: { "aria-label": "sense key of the new pair" } });
+  const add = button("add pair", () => addPair(), { className: "plt-add", title: "add the pair (both sentences needed)" });
+  const hint = h("div", { className: "plt-adder-hint", attrs: { "aria-live": "polite" } });
+  const adder = h("div", { className: "plt-adder" }, newStereo, newAnti, newType, newSense, add, hint);
   const legend = h("div", { className: "plt-legend" });
 
   function setPairs(pairs) {
+    history.push(model.get("pairs") || []);
+    undo.disabled = false;
     model.set("pairs", pairs);
     model.save_changes();
+    busy.pending();
   }
 
+  /** Add the typed pair only when both sentences are there; otherwise point to the missing one. */
   function addPair() {
     const record = { stereo: newStereo.value.trim(), anti: newAnti.value.trim(), bias_type: newType.value.trim() };
     if (newSense.value.trim()) record.sense_key = newSense.value.trim();
-    if (!record.stereo && !record.anti) return;
+    const missing = !record.stereo ? newStereo : !record.anti ? newAnti : null;
+    if (missing) {
+      hint.textContent = `type the ${missing === newStereo ? "more" : "less"} stereotypical sentence too`;
+      missing.focus();
+      return;
+    }
+    hint.textContent = "";
     setPairs([...(model.get("pairs") || []), record]);
-    newStereo.value = "";
-    newAnti.value = "";
+    for (const input of [newStereo, newAnti, newType, newSense]) input.value = "";
+    newStereo.focus();
   }
-  add.addEventListener("click", addPair);
+  // Enter moves on to the next box, and adds the pair from the last boxes (or when both sentences are typed)
+  const next = new Map([[newStereo, newAnti], [newAnti, newType]]);
   for (const input of [newStereo, newAnti, newType, newSense]) {
     input.addEventListener("keydown", (e) => {
-      if (e.key === "Enter") addPair();
+      if (e.key === "Escape") {
+        input.value = "";
+        hint.textContent = "";
+        return;
+      }
+      if (e.key !== "Enter") return;
+      e.preventDefault();
+      if (next.has(input) && !(newStereo.value.trim() && newAnti.value.trim())) next.get(input).focus();
+      else addPair();
     });
   }
   for (const [select, trait] of [
@@ -228,6 +278,7 @@ function render({ model, el }) {
     select.addEventListener("change", () => {
       model.set(trait, select.value);
       model.save_changes();
+      if (trait === "metric" || trait === "convention") busy.pending();
     });
   }
 
@@ -247,21 +298,12 @@ function render({ model, el }) {
       );
     }
     const tr = h("tr", { className: "plt-row", dataset: { index: row.index, preferred: row.preferred || "none" } });
-    const edit = h("button", {
-      className: "plt-edit",
-      text: "edit",
-      on: {
-        click: () => {
-          editing = row.index;
-          draw();
-        },
-      },
-    });
-    const remove = h("button", {
-      className: "plt-remove",
-      text: "remove",
-      on: { click: () => setPairs(pairs.filter((_, i) => i !== row.index)) },
-    });
+    const edit = button("edit", () => {
+      editing = row.index;
+      draw();
+      body.querySelector(".plt-editing .plt-input")?.focus();
+    }, { className: "plt-edit", title: "edit this pair (Enter saves, Escape cancels)" });
+    const remove = button("remove", () => setPairs(pairs.filter((_, i) => i !== row.index)), { className: "plt-remove", title: "remove this pair" });
     // CrowS-Pairs direction only labels the row: sent_more stays in the left column either way
     tr.append(
       h(
@@ -281,20 +323,31 @@ function render({ model, el }) {
         h("td", { className: "plt-row-error", attrs: { colspan: 3 }, text: row.error }),
       );
     } else {
+      const antiCell = sideCell(row.anti, "anti", row.preferred);
+      if (row.warning) {
+        tr.classList.add("plt-warned");
+        antiCell.append(h("span", { className: "plt-pair-warning", text: `⚠ ${row.warning}`, attrs: { role: "note" } }));
+      }
+      const prefers = h("td", { className: "plt-prefers" });
+      if (row.preferred === "stereo" || row.preferred === "anti") {
+        const sw = h("span", { className: "embias-swatch" });
+        sw.style.background = `var(--embias-c-${row.preferred})`;
+        prefers.append(sw, row.preferred);
+      } else prefers.textContent = row.preferred === "tie" ? "tie" : row.preferred || "";
       tr.append(
         sideCell(row.stereo, "stereo", row.preferred),
         h("td", { className: "plt-score plt-stereo-score", text: Number(row.stereo.score).toFixed(3) }),
-        sideCell(row.anti, "anti", row.preferred),
+        antiCell,
         h("td", { className: "plt-score plt-anti-score", text: Number(row.anti.score).toFixed(3) }),
         h("td", {
           className: "plt-difference",
           text: formatDifference(row.difference),
           dataset: { difference: String(row.difference) },
         }),
-        h("td", { className: "plt-prefers", text: row.preferred === "tie" ? "tie" : row.preferred }),
+        prefers,
       );
     }
-    tr.append(h("td", { className: "plt-actions" }, edit, remove));
+    tr.append(h("td", { className: "plt-actions" }, group(edit, remove)));
     return tr;
   }
 
@@ -357,22 +410,22 @@ function render({ model, el }) {
       option("bias_type", "bias / sense type", model.get("group_by")),
       option("sense_key", "sense key", model.get("group_by")),
     );
-    busy.textContent = model.get("busy") ? "scoring..." : `${Math.round(model.get("elapsed_ms") || 0)} ms`;
-    drawSummary(summarySvg, summaryText, summary);
-    drawGroups(groupsBox, summary);
-    el.dataset.score = summary.score === null || summary.score === undefined ? "" : String(summary.score);
-    metricLabel.textContent = `${summary.metric_label || ""}. Bias score: ${summary.convention_label || ""}.`;
+    const failed = error.set(model.get("error") || "");
+    busy.node.title = `last scoring took ${Math.round(model.get("elapsed_ms") || 0)} ms`;
+    drawSummary(summarySvg, summaryText, failed ? { ...summary, score: null } : summary);
+    if (failed) summaryText.textContent = "bias score: not computed (see the error)";
+    drawGroups(groupsBox, failed ? { ...summary, groups: [] } : summary);
+    el.dataset.score = failed || summary.score === null || summary.score === undefined ? "" : String(summary.score);
+    metricLabel.textContent = `${summary.metric_label || ""}. Bias score: ${summary.convention_label || ""}. Higher (closer to 0) log P is more likely.`;
     legend.replaceChildren(
       h("span", { className: "plt-swatch", attrs: { style: `background:${heatColor(0)}` } }),
       h("span", { text: " log P = 0 " }),
       h("span", { className: "plt-swatch", attrs: { style: `background:${heatColor(1)}` } }),
       h("span", {
-        text: ` log P = -${Number(summary.shade_scale || 0).toFixed(1)}; underlined: the words that differ; `,
+        text: ` log P = −${Number(summary.shade_scale || 0).toFixed(1)}; underlined: the words that differ; `,
       }),
-      h("span", { text: "grey: not counted in the score" }),
+      h("span", { text: "grey: not counted in the score; ⚠: not a minimal edit" }),
     );
-    error.textContent = model.get("error") || "";
-    error.hidden = !model.get("error");
     draw();
   }
 
@@ -392,14 +445,25 @@ function render({ model, el }) {
       "model_name",
       "demo_note",
       "error",
-      "busy",
       "pairs",
     ],
     update,
   );
+  const unlistenBusy = listen(model, ["busy"], () => {
+    if (model.get("busy")) busy.set(true, "scoring…");
+  });
+  const unlistenRevision = listen(model, ["revision"], () => {
+    const ms = busy.done();
+    if (ms !== null) el.dataset.lastRoundTripMs = String(Math.round(ms));
+    update();
+  });
   update();
-  el.append(title, demo, controls, summaryText, summarySvg, groupsBox, metricLabel, error, table, adder, legend);
-  return unlisten;
+  el.append(title, demo, controls, help.panel, summaryText, summarySvg, groupsBox, metricLabel, error.node, table, adder, legend);
+  return () => {
+    unlisten();
+    unlistenBusy();
+    unlistenRevision();
+  };
 }
 
 export default { render };

@@ -106,7 +106,7 @@ def test_edit_latency_is_interactive(glove):
 def test_result_tables(glove):
     res = AssociationTest("weat7", model=glove).run(confidence_interval=True, n_resamples=300)
     df = res.per_word()
-    assert list(df.columns) == ["set", "category", "word", "association"]
+    assert list(df.columns) == ["set", "category", "word", "association", "cos_a", "cos_b"]
     assert len(df) == 16
     np.testing.assert_allclose(df.association[:8], res.core.association_x)
     d = res.to_dict()

@@ -202,3 +202,25 @@ def test_export_and_demo_label() -> None:
     state = table.get_state()
     assert "rows" in state
     assert "summary" in state
+
+
+def test_rows_warn_about_pairs_that_are_not_minimal_edits(table: PairedLikelihoodTable) -> None:
+    odd = {"stereo": "Men fix cars.", "anti": "Women bake bread.", "bias_type": "x"}
+    table.set_state({"pairs": [*table.pairs, odd]})
+    assert table.rows[0]["warning"] == ""
+    assert "not a minimal edit" in table.rows[-1]["warning"]
+
+
+def test_a_failed_recompute_clears_the_old_scores(table: PairedLikelihoodTable, monkeypatch) -> None:
+    assert table.rows and table.summary["score"] is not None
+    revision = table.revision
+
+    def broken() -> None:
+        raise RuntimeError("model crashed")
+
+    monkeypatch.setattr(table.study, "run", broken)
+    table.set_state({"pairs": [*table.pairs, {"stereo": "A b.", "anti": "C b.", "bias_type": ""}]})
+    assert table.error == "RuntimeError: model crashed (an internal error: please report it)"
+    assert table.stale is True and table.result is None
+    assert table.rows == [] and table.order == [] and table.summary["score"] is None
+    assert table.revision == revision + 1 and table.busy is False

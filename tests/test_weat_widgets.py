@@ -154,3 +154,59 @@ def test_exact_test_shows_one_final_p(explorer):
     sets = edited(explorer.editor.sets, "targ2", [*explorer.editor.sets["targ2"]["examples"], "Mary"])
     explorer.editor.set_state({"sets": sets})
     assert len(shown) == 1 and shown[0].provisional_of is None and shown[0].core.exact
+
+
+def test_explorer_pickers_load_a_test_and_a_model(explorer):
+    label = "WEAT 1: Flowers vs insects with pleasant vs unpleasant (Caliskan Test 1)"
+    assert ["weat1", label] in explorer.editor.test_choices
+    assert {"glove-6b-50d", "cbow-glove-6b-50d"} <= {name for name, _ in explorer.editor.model_choices}
+    assert explorer.bars.title.startswith("WEAT 6: Male vs female names")
+    explorer.editor.set_state({"test_name": "weat1"})
+    assert explorer.editor.sets["targ1"]["category"] == "Flowers"
+    assert explorer.editor.published == explorer.editor.sets
+    assert explorer.bars.effect_size == pytest.approx(AssociationTest("weat1").run().effect_size)
+    assert explorer.bars.title.startswith("WEAT 1: Flowers vs insects")
+    explorer.editor.set_state({"model_name": "cbow-glove-6b-50d"})
+    assert explorer.bars.subtitle == "on cbow-glove-6b-50d" and explorer.bars.model_name == "cbow-glove-6b-50d"
+    # one word per item: the CBoW sentence vector is the word vector, so d is unchanged (cosines are scale-free)
+    assert explorer.bars.effect_size == pytest.approx(AssociationTest("weat1").run().effect_size)
+
+
+def test_any_failed_recompute_shows_the_error_and_marks_the_result_stale(explorer, monkeypatch):
+    assert explorer.bars.per_word and explorer.bars.effect_size is not None
+    revision = explorer.bars.revision
+
+    def broken(**kwargs):
+        raise RuntimeError("encoder crashed")
+
+    monkeypatch.setattr(explorer.analysis, "run", broken)
+    sets = edited(explorer.editor.sets, "targ2", [*explorer.editor.sets["targ2"]["examples"], "Mary"])
+    explorer.editor.set_state({"sets": sets})
+    assert "RuntimeError: encoder crashed" in explorer.editor.error
+    assert explorer.bars.error.startswith("Not computed: RuntimeError: encoder crashed")
+    assert explorer.bars.stale is True  # the front end clears the old d, p and bars from view
+    assert explorer.result is None and explorer.bars.revision == revision + 1 and not explorer.bars.busy
+
+
+def test_a_model_that_cannot_load_is_a_plain_error(explorer):
+    explorer.editor.set_state({"model_name": "no-such-model"})
+    assert "no-such-model" in explorer.editor.error and "internal error" not in explorer.editor.error
+    assert explorer.bars.stale is True
+
+
+def test_per_word_rows_carry_both_cosine_terms(explorer):
+    for row in explorer.bars.per_word:
+        assert row["cos_a"] - row["cos_b"] == pytest.approx(row["association"], abs=1e-12)
+    res = AssociationTest("weat6", variant="max").run()
+    frame = res.per_word()
+    assert (frame.cos_a - frame.cos_b).to_numpy() == pytest.approx(frame.association.to_numpy(), abs=1e-12)
+
+
+def test_editor_shows_case_variants_merged_by_the_analysis(explorer):
+    sets = edited(explorer.editor.sets, "targ1", [*explorer.editor.sets["targ1"]["examples"], "john"])
+    explorer.editor.set_state({"sets": sets})
+    assert explorer.editor.sets["targ1"]["examples"][-1] == "john"  # what was typed is kept
+    merged = explorer.editor.merged["targ1"]
+    assert len(merged) == 1 and {merged[0]["item"], *merged[0]["variants"]} == {"John", "john"}
+    kept = explorer.result.items["targ1"]
+    assert kept.count("John") + kept.count("john") == 1

@@ -19,6 +19,7 @@ import anywidget
 import traitlets
 
 from ..analysis.likelihood import DEMO_NOTE, PairedLikelihood, PairedLikelihoodResult, PairRow
+from ..analysis.pair_checks import minimal_edit_warning
 from ..metrics.likelihood import CONVENTION_LABELS, CONVENTIONS, pair_bias_score
 from ..models.language_models.scoring import METRIC_LABELS, TokenScores
 from ..stimuli.pairs import SentencePair
@@ -79,6 +80,8 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
     stale = traitlets.Bool(False).tag(sync=True)
     """The rows and summary shown belong to the previous pairs: the last recompute failed (see ``error``)."""
     busy = traitlets.Bool(False).tag(sync=True)
+    revision = traitlets.Int(0).tag(sync=True)
+    """Incremented after every recompute, failed or not."""
     elapsed_ms = traitlets.Float(0.0).tag(sync=True)
 
     def __init__(
@@ -165,14 +168,18 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
             self.study.metric = self.metric
             self.study.convention = self.convention
             result = self.study.run()
-        except Exception as err:  # any failure must reach the user, not a log
+        except Exception as err:  # any failure must reach the user; the old scores are cleared from view
             message = str(err) if isinstance(err, ValueError) else (
                 f"{type(err).__name__}: {err} (an internal error: please report it)"
             )
             with self.hold_sync():
+                self.result = None
                 self.error = message
                 self.stale = True
+                self.rows, self.order = [], []
+                self.summary = {**self.summary, "score": None, "n": 0}
                 self.busy = False
+                self.revision += 1
             return
         with self.hold_sync():
             self.result = result
@@ -184,6 +191,7 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
             self._update_view()
             self.elapsed_ms = (time.perf_counter() - started) * 1000
             self.busy = False
+            self.revision += 1
 
     def _update_view(self) -> None:
         result = self.result
@@ -281,6 +289,7 @@ def rows_of(result: PairedLikelihoodResult) -> list[dict[str, Any]]:
             "sense_key": row.pair.sense_key,
             "direction": row.pair.direction,
             "error": row.error or "",
+            "warning": minimal_edit_warning(row.pair.stereo, row.pair.anti),
         }
         if row.scores is None:
             item.update(

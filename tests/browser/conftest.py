@@ -244,7 +244,8 @@ _CONTRAST_JS = r"""
       const tag = el.tagName.toLowerCase();
       let text = '';
       if (tag === 'text') text = el.textContent;
-      else if (['input', 'textarea', 'select'].includes(tag)) text = el.type === 'checkbox' ? '' : (tag === 'select' ? (el.selectedOptions[0]?.textContent ?? '') : el.value);
+      else if (tag === 'select') text = el.selectedOptions[0]?.textContent ?? '';
+      else if (tag === 'input' || tag === 'textarea') text = el.type === 'checkbox' ? '' : el.value;
       else if (el.closest('svg')) continue;
       else text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('');
       if (!text.trim() || !visible(el)) continue;
@@ -252,9 +253,10 @@ _CONTRAST_JS = r"""
       const raw = tag === 'text' ? st.fill : st.color;
       const fg = parse(raw);
       const bg = background(el);
-      if (!fg) { out.push({ text: text.trim().slice(0, 40), cls: String(el.className?.baseVal ?? el.className), ratio: 0, colour: raw }); continue; }
+      const cls = String(el.className?.baseVal ?? el.className);
+      if (!fg) { out.push({ text: text.trim().slice(0, 40), cls, ratio: 0, colour: raw }); continue; }
       const shown = over({ ...fg, a: fg.a * opacity(el) }, bg);
-      out.push({ text: text.trim().slice(0, 40), cls: String(el.className?.baseVal ?? el.className), tag,
+      out.push({ text: text.trim().slice(0, 40), cls, tag,
                  ratio: Math.round(ratio(shown, bg) * 100) / 100, colour: raw,
                  background: `rgb(${Math.round(bg.r)}, ${Math.round(bg.g)}, ${Math.round(bg.b)})` });
     }

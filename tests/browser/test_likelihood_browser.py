@@ -3,6 +3,8 @@ marks the preferred sentence, scores a pair typed into it, and keeps text as tex
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import time
@@ -10,7 +12,9 @@ import time
 import nbformat
 import pytest
 
-from .conftest import RESULTS, lab_cmd, open_notebook, run_last_cell
+from .conftest import RESULTS, check_contrast, lab_cmd, open_notebook, run_last_cell, screenshot_widgets, set_theme
+
+WIDGET = ".embias-paired-likelihood-table"
 
 pytestmark = pytest.mark.browser
 
@@ -65,6 +69,7 @@ def test_pair_scores_appear_and_preferred_side_is_marked(lab_server, page, timin
 
     name = _write_notebook(lab_server["root"], tiny_mlm_dir())
     open_notebook(page, lab_server, name, timings)
+    set_theme(page, "light")
     lab_cmd(page, "notebook:run-all-cells")
     widget = page.locator(".embias-paired-likelihood-table").first
     expect(widget.locator("tr.plt-row")).to_have_count(1, timeout=90_000)
@@ -76,19 +81,72 @@ def test_pair_scores_appear_and_preferred_side_is_marked(lab_server, page, timin
     expect(widget.locator("line.plt-reference")).to_have_attribute("data-reference", "50")
     expect(widget.locator(".plt-summary-text")).to_contain_text("CPS bias score (all pairs)")
 
-    # Type a new pair: JS -> pairs trait -> Python scores it -> a new row is drawn.
-    t0 = time.monotonic()
+    # Enter in the first box moves on; it never adds a half-empty pair.
     widget.locator(".plt-new-stereo").press_sequentially("Old people are slow.", delay=5)
+    widget.locator(".plt-new-stereo").press("Enter")
+    expect(widget.locator(".plt-new-anti")).to_be_focused()
+    page.wait_for_timeout(300)
+    expect(widget.locator("tr.plt-row")).to_have_count(1)
+    # Type a new pair: JS -> pairs trait -> Python scores it -> a new row is drawn.
     widget.locator(".plt-new-anti").press_sequentially("Young people are slow.", delay=5)
     widget.locator(".plt-new-type").fill("age")
+    t0 = time.monotonic()
     widget.locator(".plt-new-type").press("Enter")
     expect(widget.locator("tr.plt-row")).to_have_count(2, timeout=30_000)
-    timings["likelihood_type_pair_to_row_s"] = round(time.monotonic() - t0, 3)
+    timings["likelihood_enter_to_row_s"] = round(time.monotonic() - t0, 3)
+    for box in ("stereo", "anti", "type"):  # every box is empty again, the bias type too
+        expect(widget.locator(f".plt-new-{box}")).to_have_value("")
     run_last_cell(page)
     page.wait_for_timeout(500)
     rows = _py_rows(page)
     assert rows[1][0] == "Old people are slow."
     _check_row(page, 1, rows[1][1], rows[1][2], rows[1][3])
+
+    # A pair that is not a minimal edit is scored with a warning beside it.
+    widget.locator(".plt-new-stereo").fill("Men fix old cars.")
+    widget.locator(".plt-new-anti").fill("Women bake bread.")
+    widget.locator(".plt-add").click()
+    expect(widget.locator("tr.plt-row")).to_have_count(3, timeout=30_000)
+    expect(widget.locator("tr.plt-row[data-index='2'] .plt-pair-warning")).to_contain_text("not a minimal edit")
+    expect(widget.locator(".plt-pair-warning")).to_have_count(1)
+
+    # Editing a pair: Enter saves, Escape cancels; the edit boxes are wide enough to read.
+    widget.locator("tr.plt-row[data-index='2'] .plt-edit").click()
+    box = widget.locator("tr.plt-editing input[data-field='stereo']")
+    assert box.bounding_box()["width"] >= 250
+    box.fill("Nobody is here.")
+    box.press("Escape")
+    expect(widget.locator("tr.plt-row[data-index='2'] td.plt-stereo")).to_contain_text("Men fix old cars.")
+
+    # Export: the CSV has the drawn scores; the figure as SVG and PNG; the pairs as JSON.
+    with page.expect_download() as info:
+        widget.locator("button[data-export='csv']").click()
+    assert info.value.suggested_filename.endswith("_cps.csv")
+    exported = list(csv.DictReader(io.StringIO(info.value.path().read_text())))
+    assert [r["sent_more"] for r in exported] == ["She is a nurse.", "Old people are slow.", "Men fix old cars."]
+    assert float(exported[1]["more_score"]) == rows[1][1] and float(exported[1]["less_score"]) == rows[1][2]
+    assert "not a minimal edit" in exported[2]["warning"]
+    with page.expect_download() as info:
+        widget.locator("button[data-export='svg']").click()
+    assert info.value.suggested_filename.endswith(".svg") and info.value.path().read_text().startswith("<svg")
+    with page.expect_download() as info:
+        widget.locator("button[data-export='json']").click()
+    assert json.loads(info.value.path().read_text())[1] == {
+        "stereo": "Old people are slow.", "anti": "Young people are slow.", "bias_type": "age"}
+
+    widget.locator(".embias-help-button").click()
+    expect(widget.locator(".embias-help")).to_contain_text("Nangia")
+    check_contrast(page, WIDGET, "paired likelihood table", "light")
+    screenshot_widgets(page, WIDGET, "likelihood", "light")
+    set_theme(page, "dark")
+    check_contrast(page, WIDGET, "paired likelihood table", "dark")
+    screenshot_widgets(page, WIDGET, "likelihood", "dark")
+    set_theme(page, "light")
+    widget.locator(".embias-help-button").click()
+
+    # Undo removes the last added pair.
+    widget.locator(".plt-undo").click()
+    expect(widget.locator("tr.plt-row")).to_have_count(2, timeout=30_000)
 
     # A hostile sentence is drawn as text and runs nothing.
     evil = "<img src=x onerror=alert(1)> is here."
