@@ -28,14 +28,16 @@ WIDGETS = ".embias-word-set-editor, .embias-effect-size-bars"
 
 
 def kernel_effect(page):
-    """Rerun the last cell and read the effect size the kernel holds."""
+    """Rerun the last cell and read what the kernel holds (waits until its printed line changes)."""
     from playwright.sync_api import expect
 
-    before = page.locator(".jp-OutputArea-output", has_text="PY-EFFECT").count()
+    outputs = page.locator(".jp-OutputArea-output", has_text="PY-EFFECT")
+    old = outputs.last.inner_text() if outputs.count() else None
     run_last_cell(page)
-    out = page.locator(".jp-OutputArea-output", has_text="PY-EFFECT").last
+    out = outputs.last
     expect(out).to_be_visible(timeout=30_000)
-    page.wait_for_timeout(300 if before else 0)
+    if old is not None:
+        expect(out).not_to_have_text(old, timeout=30_000)
     return out.inner_text()
 
 
@@ -116,8 +118,14 @@ def test_explorer_as_a_person_uses_it(lab_server, page, timings):
     oov = editor.locator(".ewe-chip.ewe-oov[data-word='Jonh']")
     expect(oov).to_have_count(1, timeout=20_000)
     oov.locator("button.ewe-suggest", has_text=re.compile(r"^john$")).click()
-    expect(editor.locator(".ewe-chips[data-set='targ1'] .ewe-chip[data-word='john']")).to_have_count(1, timeout=20_000)
+    # "john" beside "John" under a lowercasing model is one item: one chip, marked merged, counted once
+    merged = editor.locator(".ewe-chips[data-set='targ1'] .ewe-chip.ewe-merged[data-word='John']")
+    expect(merged).to_have_count(1, timeout=20_000)
+    expect(merged.locator(".ewe-variant")).to_have_text("= john")
+    expect(editor.locator(".ewe-chips[data-set='targ1'] .ewe-chip[data-word='john']")).to_have_count(0)
     expect(editor.locator(".ewe-chip[data-word='Jonh']")).to_have_count(0)
+    expect(bars.locator("rect.esb-wordbar[data-word='John']")).to_have_count(1)
+    expect(bars.locator("rect.esb-wordbar[data-word='john']")).to_have_count(0)
     editor.locator(".ewe-undo").click()
     expect(editor.locator(".ewe-chip.ewe-oov[data-word='Jonh']")).to_have_count(1, timeout=20_000)
 
@@ -161,6 +169,9 @@ def test_explorer_as_a_person_uses_it(lab_server, page, timings):
     editor.locator("select.ewe-test-picker").select_option("weat1")
     expect(bars.locator(".esb-title")).to_have_text(re.compile(r"^WEAT 1: Flowers vs insects"), timeout=30_000)
     expect(editor.locator(".ewe-category[data-set='targ1']")).to_have_value("Flowers")
+    # weat1 is sampled: a provisional p comes first, then the full-precision p (busy until then)
+    expect(bars).to_have_attribute("data-p-provisional", "false", timeout=30_000)
+    expect(bars).to_have_attribute("data-busy", "false", timeout=30_000)
     printed = kernel_effect(page)
     expect(bars).to_have_attribute("data-effect-size", re.search(r"PY-EFFECT (\S+)", printed).group(1))
 
