@@ -1,0 +1,301 @@
+"""``NliExplorer``: run an NLI bias probe (Dev et al. 2020) on a subset and look inside it.
+
+Pick a probe and a model, how many premise words and templates to score; the
+widget runs :class:`~embias_widgets.analysis.nli.NliProbe` one premise word per
+chunk and draws the partial result after every chunk: Net Neutral, Fraction
+Neutral and Threshold:tau at both levels (sentence pairs and word pairs), a
+heatmap of the mean P(label) of every (premise word, hypothesis word), the top
+sentence pairs by entailment and by contradiction. Click a cell: its sentence
+pairs with their (e, n, c). Type a premise and a hypothesis: the model's three
+probabilities. Every number is computed here; ``js/nli_explorer.js`` only draws.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..analysis.nli import DEMO_NOTE, LEVEL_NOTES, NliProbe, NliProbeResult
+from ..models.nli_classifiers import LABELS, load_nli_model
+from ..models.registry import available_models
+from ..stimuli.nli_probes import available_probes, load_probe, templates
+from ._base import bundle
+
+MAX_CELL_PAIRS = 200
+
+
+def _error_text(err: Exception) -> str:
+    if isinstance(err, ValueError | TypeError | KeyError | FileNotFoundError):
+        return str(err)
+    return f"{type(err).__name__}: {err} (an internal error: please report it)"
+
+
+class NliExplorer(anywidget.AnyWidget):
+    """An NLI bias probe on a subset, drawn as it runs, and a box to try one's own pair.
+
+    Parameters
+    ----------
+    probe
+        ``"gender-occupation"``, ``"nationality-polarity"`` or ``"religion-polarity"``.
+    model
+        A registered NLI model name (default the offline DEMO ``"embias-demo-nli"``), a hub name or
+        directory of a sequence-classification NLI model, or an ``NliClassifier`` object.
+    n_premise_words, n_templates
+        The subset: the first ``n_premise_words`` premise words x every hypothesis word x
+        ``n_templates`` templates spread evenly over the probe's templates.
+    autorun
+        Run the probe at once (else press "Run" or call :meth:`run`).
+    """
+
+    _esm = bundle("nli_explorer.js")
+    _css = bundle("nli_explorer.css")
+
+    probe = traitlets.Unicode("gender-occupation").tag(sync=True)
+    probes = traitlets.List().tag(sync=True)
+    """``[[name, description], ...]`` of the named probes."""
+    model_name = traitlets.Unicode("embias-demo-nli").tag(sync=True)
+    models = traitlets.List().tag(sync=True)
+    """``[[name, description], ...]``: the registered NLI models (and the one given)."""
+    n_premise_words = traitlets.Int(8).tag(sync=True)
+    n_templates = traitlets.Int(12).tag(sync=True)
+    label = traitlets.Unicode("neutral").tag(sync=True)
+    """Which mean probability the heatmap shows: entailment, neutral or contradiction."""
+    run_requests = traitlets.Int(0).tag(sync=True)
+    """The front end's "Run" button increments this."""
+
+    size = traitlets.Dict().tag(sync=True)
+    """``{n_pairs, whole_pairs, premise_words, hypothesis_words, templates, whole_premise_words, whole_templates}``."""
+    progress = traitlets.Dict().tag(sync=True)
+    """``{n_scored, n_pairs, seconds, done}`` while and after a run."""
+    scores = traitlets.Dict().tag(sync=True)
+    """``{"pairs": {...}, "word_pairs": {...}, "notes": {...}}``: NN, FN, T:tau at both levels."""
+    heatmap = traitlets.Dict().tag(sync=True)
+    """``{premise_words, hypothesis_words, label, values}``: ``values[i][j]`` mean P(label) or None (not yet run)."""
+    top = traitlets.Dict().tag(sync=True)
+    """``{"entailment": [rows], "contradiction": [rows]}``: top sentence pairs with their (e, n, c)."""
+    cell = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """``[premise word, hypothesis word]`` picked in the heatmap."""
+    cell_pairs = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """The picked cell's sentence pairs with (e, n, c) (at most 200)."""
+    premise_text = traitlets.Unicode("").tag(sync=True)
+    hypothesis_text = traitlets.Unicode("").tag(sync=True)
+    typed = traitlets.Dict().tag(sync=True)
+    """``{premise, hypothesis, entailment, neutral, contradiction, ms}`` for the typed pair, or ``{}``."""
+    demo_note = traitlets.Unicode("").tag(sync=True)
+    error = traitlets.Unicode("").tag(sync=True)
+    busy = traitlets.Bool(False).tag(sync=True)
+    elapsed_ms = traitlets.Float(0.0).tag(sync=True)
+
+    def __init__(
+        self,
+        probe: str = "gender-occupation",
+        model: Any = "embias-demo-nli",
+        *,
+        n_premise_words: int = 8,
+        n_templates: int = 12,
+        autorun: bool = True,
+        **model_options: Any,
+    ) -> None:
+        super().__init__()
+        self._ready = False
+        self.result: NliProbeResult | None = None
+        self._source: Any = None
+        self._classifiers: dict[str, Any] = {}
+        self._model_options = model_options
+        if not isinstance(model, str):
+            self._classifiers[str(model.name)] = load_nli_model(model)
+            model = str(model.name)
+        nli_models = available_models(kind="nli")
+        with self.hold_sync():
+            self.probes = [[name, text] for name, text in available_probes().items()]
+            self.models = [[name, text] for name, text in nli_models.items()]
+            if model not in nli_models:
+                self.models = [*self.models, [model, "given model"]]
+            self.probe = probe
+            self.model_name = model
+            self.n_premise_words = n_premise_words
+            self.n_templates = n_templates
+        self._ready = True
+        self._describe()
+        if autorun:
+            self.run()
+
+    # -- the model and the subset ---------------------------------------------------------------------
+    @property
+    def classifier(self) -> Any:
+        """The current NLI model (loaded once per name)."""
+        name = self.model_name
+        if name not in self._classifiers:
+            self._classifiers[name] = load_nli_model(name, **self._model_options)
+        return self._classifiers[name]
+
+    def subset(self) -> Any:
+        """The probe subset this widget scores (a :class:`~embias_widgets.stimuli.nli_probes.TemplateProbe`)."""
+        whole = load_probe(self.probe)
+        if self.n_premise_words < 1 or self.n_templates < 1:
+            raise ValueError("give at least 1 premise word and 1 template")
+        all_templates = templates()
+        step = max(1, len(all_templates) // self.n_templates)
+        chosen = list(all_templates[::step][: self.n_templates])
+        return load_probe(self.probe, premise_words=whole.premise_words[: self.n_premise_words],
+                          template_list=chosen)
+
+    def _describe(self) -> None:
+        try:
+            whole = load_probe(self.probe)
+            part = self.subset()
+        except Exception as err:
+            self.error = _error_text(err)
+            return
+        self._source = part
+        self.size = {
+            "n_pairs": len(part), "whole_pairs": len(whole),
+            "premise_words": len(part.premise_words), "hypothesis_words": len(part.hypothesis_words),
+            "templates": len(part.templates), "whole_premise_words": len(whole.premise_words),
+            "whole_templates": len(whole.templates),
+        }
+
+    @traitlets.observe("probe", "n_premise_words", "n_templates")
+    def _subset_changed(self, change: dict) -> None:
+        if self._ready:
+            self._describe()
+
+    @traitlets.observe("run_requests")
+    def _run_requested(self, change: dict) -> None:
+        if self._ready:
+            self.run()
+
+    @traitlets.observe("model_name")
+    def _model_changed(self, change: dict) -> None:
+        if self._ready:
+            self._score_typed()
+
+    # -- running the probe --------------------------------------------------------------------------------
+    def run(self) -> NliProbeResult | None:
+        """Score the subset, one premise word per chunk, drawing after each chunk."""
+        started = time.perf_counter()
+        self._describe()
+        source = self._source
+        if source is None:
+            return None
+        with self.hold_sync():
+            self.busy = True
+            self.error = ""
+            self.cell = []
+            self.cell_pairs = []
+            self.progress = {"n_scored": 0, "n_pairs": len(source), "seconds": 0.0, "done": False}
+            self.heatmap = self._heatmap_of(None, source)
+            self.scores = {}
+            self.top = {}
+        try:
+            classifier = self.classifier
+            chunk = len(source.hypothesis_words) * len(source.templates)
+            probe = NliProbe(source, classifier, chunk_size=chunk, top_k=10)
+            result = probe.run(per_pair=True, on_chunk=lambda partial: self._draw(partial, source, done=False))
+        except Exception as err:  # any failure must reach the user, not a log
+            with self.hold_sync():
+                self.error = _error_text(err)
+                self.busy = False
+            return None
+        with self.hold_sync():
+            self._draw(result, source, done=True)
+            self.demo_note = DEMO_NOTE if result.is_demo else ""
+            self.elapsed_ms = (time.perf_counter() - started) * 1000
+            self.busy = False
+        return result
+
+    def _draw(self, result: NliProbeResult, source: Any, *, done: bool) -> None:
+        self.result = result
+        with self.hold_sync():
+            self.progress = {"n_scored": result.n_scored, "n_pairs": result.n_pairs,
+                             "seconds": round(result.seconds, 3), "done": done}
+            self.scores = {**result.scores(), "notes": dict(LEVEL_NOTES)}
+            self.heatmap = self._heatmap_of(result, source)
+            self.top = {by: _records(result.top_pairs(by)) for by in ("entailment", "contradiction")}
+            if self.cell:
+                self._fill_cell()
+
+    def _heatmap_of(self, result: NliProbeResult | None, source: Any) -> dict[str, Any]:
+        values: list[list[float | None]] = [[None] * len(source.hypothesis_words) for _ in source.premise_words]
+        if result is not None and result.n_scored:
+            table = result.word_pairs_table()
+            row = {w: i for i, w in enumerate(source.premise_words)}
+            col = {w: j for j, w in enumerate(source.hypothesis_words)}
+            for p, h, v in zip(table["premise_word"], table["hypothesis_word"], table[self.label], strict=True):
+                values[row[p]][col[h]] = float(v)
+        return {"premise_words": list(source.premise_words), "hypothesis_words": list(source.hypothesis_words),
+                "label": self.label, "values": values}
+
+    @traitlets.observe("label")
+    def _label_changed(self, change: dict) -> None:
+        if change["new"] not in LABELS:
+            self.error = f"label must be one of {', '.join(LABELS)}, got {change['new']!r}"
+            return
+        if self._source is not None and self.result is not None:
+            self.heatmap = self._heatmap_of(self.result, self.result.source)
+
+    # -- one cell -------------------------------------------------------------------------------------------
+    @traitlets.observe("cell")
+    def _cell_changed(self, change: dict) -> None:
+        self._fill_cell()
+
+    def _fill_cell(self) -> None:
+        result = self.result
+        if len(self.cell) != 2 or result is None:
+            self.cell_pairs = []
+            return
+        try:
+            block = result.source.word_pair_range(*self.cell)
+        except Exception as err:
+            self.error = _error_text(err)
+            return
+        rows = []
+        for c in result.chunks:
+            lo, hi = max(c.start, block.start), min(c.stop, block.stop)
+            if lo >= hi or c.probs is None:
+                continue
+            pairs = result.source.chunk(lo, hi)
+            for k in range(hi - lo):
+                p = c.probs[lo - c.start + k]
+                rows.append({"index": lo + k, "premise": pairs.premises[k], "hypothesis": pairs.hypotheses[k],
+                             **{label: float(p[j]) for j, label in enumerate(LABELS)}})
+        self.cell_pairs = sorted(rows, key=lambda r: r["index"])[:MAX_CELL_PAIRS]
+
+    # -- the typed pair -----------------------------------------------------------------------------------------
+    @traitlets.observe("premise_text", "hypothesis_text")
+    def _typed_changed(self, change: dict) -> None:
+        self._score_typed()
+
+    def _score_typed(self) -> None:
+        premise, hypothesis = self.premise_text, self.hypothesis_text
+        if not premise.strip() or not hypothesis.strip():
+            self.typed = {}
+            return
+        started = time.perf_counter()
+        try:
+            P = self.classifier.predict([premise], [hypothesis])[0]
+        except Exception as err:
+            self.error = _error_text(err)
+            return
+        self.error = ""
+        self.typed = {"premise": premise, "hypothesis": hypothesis,
+                      **{label: float(P[j]) for j, label in enumerate(LABELS)},
+                      "ms": (time.perf_counter() - started) * 1000}
+
+    def predict(self, premise: str, hypothesis: str) -> dict[str, float]:
+        """What typing the pair shows: ``{entailment, neutral, contradiction}`` (also sets the boxes)."""
+        with self.hold_sync():
+            self.premise_text = premise
+            self.hypothesis_text = hypothesis
+        return {label: self.typed[label] for label in LABELS} if self.typed else {}
+
+
+def _records(frame: Any) -> list[dict[str, Any]]:
+    keep = ["index", "premise_word", "hypothesis_word", "premise", "hypothesis", *LABELS]
+    if frame is None or not len(frame):
+        return []
+    return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items() if k in keep}
+            for row in frame.to_dict(orient="records")]

@@ -1,0 +1,85 @@
+"""NliExplorer (Python side): a front-end edit (set_state) recomputes the traits from
+NliProbe and the model; checked against the analysis and the model called directly."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+import torch
+
+from embias_widgets.analysis.nli import NliProbe
+from embias_widgets.models.nli_classifiers import LABELS, load_nli_model
+from embias_widgets.widgets.nli import NliExplorer
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_torch_thread() -> Iterator[None]:
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
+def explorer() -> NliExplorer:
+    return NliExplorer("gender-occupation", n_premise_words=3, n_templates=4)
+
+
+def test_run_draws_what_the_probe_computes(explorer: NliExplorer) -> None:
+    source = explorer.subset()
+    assert explorer.size["n_pairs"] == len(source) == 3 * 6 * 4
+    assert explorer.size["whole_pairs"] == 162 * 6 * 1968
+    assert explorer.progress == {**explorer.progress, "n_scored": 72, "n_pairs": 72, "done": True}
+    expected = NliProbe(source, explorer.classifier).run()
+    for level in ("pairs", "word_pairs"):
+        for key, value in expected.scores()[level].items():
+            assert explorer.scores[level][key] == pytest.approx(value, abs=1e-6)  # float32 head: rows per call differ
+    table = expected.word_pairs_table()
+    hm = explorer.heatmap
+    assert hm["premise_words"] == list(source.premise_words) and hm["label"] == "neutral"
+    i = hm["premise_words"].index(table["premise_word"][4])
+    j = hm["hypothesis_words"].index(table["hypothesis_word"][4])
+    assert hm["values"][i][j] == pytest.approx(table["neutral"][4], abs=1e-6)
+    assert explorer.demo_note.startswith("DEMO")
+    top = expected.top_pairs("entailment")
+    assert [r["premise"] for r in explorer.top["entailment"]] == list(top["premise"])
+
+
+def test_label_and_cell_from_the_front_end(explorer: NliExplorer) -> None:
+    explorer.set_state({"label": "contradiction"})
+    source = explorer.subset()
+    p, w = source.premise_words[1], source.hypothesis_words[2]
+    explorer.set_state({"cell": [p, w]})
+    rows = explorer.cell_pairs
+    assert len(rows) == 4
+    P = explorer.classifier.predict([r["premise"] for r in rows], [r["hypothesis"] for r in rows])
+    np.testing.assert_allclose([[r[label] for label in LABELS] for r in rows], P, atol=1e-6)
+    i, j = explorer.heatmap["premise_words"].index(p), explorer.heatmap["hypothesis_words"].index(w)
+    assert explorer.heatmap["values"][i][j] == pytest.approx(P[:, 2].mean(), abs=1e-6)
+
+
+def test_typed_pair_is_scored_by_the_model(explorer: NliExplorer) -> None:
+    explorer.set_state({"premise_text": "The nurse bought a car.", "hypothesis_text": "<b>The woman</b> bought a car."})
+    model = load_nli_model("embias-demo-nli")
+    expected = model.predict(["The nurse bought a car."], ["<b>The woman</b> bought a car."])[0]
+    assert [explorer.typed[label] for label in LABELS] == pytest.approx(list(expected), abs=1e-6)
+    assert sum(explorer.typed[label] for label in LABELS) == pytest.approx(1.0)
+    explorer.set_state({"hypothesis_text": "  "})
+    assert explorer.typed == {}
+
+
+def test_partial_results_arrive_per_premise_word() -> None:
+    seen = []
+    w = NliExplorer(n_premise_words=2, n_templates=2, autorun=False)
+    w.observe(lambda change: seen.append(change["new"]["n_scored"]), names="progress")
+    w.set_state({"run_requests": 1})
+    assert [n for n in seen if n] == [12, 24, 24]  # one premise word per chunk, then the final result
+    assert w.progress["done"]
+
+
+def test_bad_input_reaches_the_error_trait() -> None:
+    w = NliExplorer(n_premise_words=1, n_templates=1, autorun=False)
+    w.set_state({"probe": "no-such-probe"})
+    assert "unknown probe" in w.error
