@@ -340,7 +340,8 @@ class AssociationTest:
         """Run the test; with ``confidence_interval`` add a bootstrap CI for d.
 
         With ``provisional``, a sampled test draws only the first block of
-        the full run's splits (same seed, same first draws; see
+        the full run's splits (same seed; with the default key sampler
+        exactly the full run's first draws, see
         :func:`embias_widgets.metrics.permutation.first_block_samples`): d is
         final, p a quick estimate, and ``result.provisional_of`` says so.
         """
