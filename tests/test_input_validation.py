@@ -195,3 +195,48 @@ def test_explorer_input_error_also_marks_stale() -> None:
     assert "no item is in the model's vocabulary" in explorer.editor.error
     assert explorer.bars.stale is True
     assert explorer.result is None
+
+
+# -- degenerate results of the other studies ------------------------------------------------------
+def test_identical_pair_sentences_are_noted() -> None:
+    from _tiny_lm import tiny_scorer
+
+    from embias_widgets.analysis import PairedLikelihood
+
+    result = PairedLikelihood([("She cooks.", "She  cooks.", "g"), ("She cooks.", "He cooks.", "g")],
+                              model=tiny_scorer()).run()
+    assert result.rows[0].scores.difference == 0
+    assert any("1 pair(s) have two identical sentences" in n for n in result.notes)
+
+
+def test_mirrored_relation_pairs_are_noted() -> None:
+    from embias_widgets.analysis import RelationProjection
+
+    vectors = toy_vectors()
+    result = RelationProjection([("rose", "ant"), ("ant", "rose"), ("tulip", "wasp")], ["joy"], model=vectors).run()
+    assert any("('ant', 'rose') also given in the other order" in n for n in result.notes)
+    plain = RelationProjection([("rose", "ant"), ("tulip", "wasp")], ["joy"], model=vectors).run()
+    assert not any("other order" in n for n in plain.notes)
+
+
+def test_cbow_sentence_with_an_oov_slot_word_is_noted() -> None:
+    from embias_widgets.analysis import SentenceAssociationTest
+    from embias_widgets.models import load_model
+
+    test = SentenceAssociationTest("sent-weat1", model=load_model("glove-6b-50d"), n_samples=1000)
+    test.set_items("targ1", [*test.spec.targ1.examples, "zzqxw"])
+    result = test.run()
+    (note,) = [n for n in result.notes if n.startswith("CBoW: slot word(s)")]
+    assert "'zzqxw'" in note and "the same vector for every such word" in note
+    # and its sentences are one item with those of the other OOV word (same vector), said too
+    assert any("'This is a zzqxw.' and 'This is a gladiola.' are one item" in n for n in result.notes)
+
+
+def test_a_sentence_seen_only_as_unknown_tokens_is_noted() -> None:
+    from embias_widgets.models import load_model
+
+    encoder = load_model("all-MiniLM-L6-v2")
+    enc = encoder.encode(["\u0b85\u0b86\u0b87", "This is a rose."])
+    notes = dict(enc.item_notes)
+    assert "only as unknown tokens ([UNK])" in notes["\u0b85\u0b86\u0b87"]
+    assert "This is a rose." not in notes

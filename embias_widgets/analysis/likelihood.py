@@ -501,6 +501,14 @@ class PairedLikelihood:
             )
         if bias is not None:
             notes.extend(_fragile_notes(ok, bias.decimals))
+        same = [r.pair.pair_id or r.pair.source or r.pair.stereo[:40] for r in rows
+                if " ".join(r.pair.stereo.split()) == " ".join(r.pair.anti.split())]
+        if same:
+            shown = ", ".join(repr(s) for s in same[:5]) + (" ..." if len(same) > 5 else "")
+            notes.append(
+                f"{len(same)} pair(s) have two identical sentences ({shown}): they can only tie; "
+                "a pair must differ in its group term"
+            )
         sensed = [r for r in ok if r.pair.sense_key]
         sense = None
         if sensed:

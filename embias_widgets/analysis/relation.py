@@ -293,6 +293,7 @@ class RelationProjection:
         """Build ``b`` and score every word (``RIPA(w) = <w, b>``)."""
         pairs, X, Y, notes, oov = self.encoded_pairs()
         rel = relation_vector(X, Y)
+        notes.extend(_mirrored_notes(pairs))
         items = [w for _, w in self.word_groups]
         enc = self.model.encode(items)
         oov = oov + list(enc.oov)
@@ -323,6 +324,7 @@ class RelationProjection:
     def table(self) -> Any:
         """Shortcut: ``run().table()``."""
         return self.run().table()
+
 
     def chart(self, **options: Any) -> Any:
         """Shortcut: ``run().chart()``."""
@@ -497,3 +499,18 @@ def contrived_attribute_search(
             }
         )
     return pd.DataFrame(records).sort_values("statistic", ignore_index=True)
+
+
+def _mirrored_notes(pairs: Sequence[Pair]) -> list[str]:
+    """Pairs given in both orders: their differences cancel (d and -d), so they add nothing to the
+    relation vector's direction and, if all pairs are mirrored, its sign is arbitrary."""
+    seen = set(pairs)
+    mirrored = [(a, b) for a, b in pairs if (b, a) in seen and a < b]
+    if not mirrored:
+        return []
+    shown = ", ".join(f"({a!r}, {b!r})" for a, b in mirrored)
+    return [
+        f"pair(s) {shown} also given in the other order: their differences cancel (d and -d), so they "
+        "carry no direction and the sign of b can be arbitrary; keep one order per pair (the order gives "
+        "the direction, Ethayarajh et al. 2019)"
+    ]

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..models import StaticVectors
 from ..models.sentence_encoders.encoders import CBoWEncoder
-from ..stimuli import AssociationTestSpec, resolve_test
+from ..stimuli import SET_KEYS, AssociationTestSpec, resolve_test
 from ..stimuli.sentence_tests import (
     SentenceTestSpec,
     is_sentence_test,
@@ -117,4 +117,17 @@ class SentenceAssociationTest(AssociationTest):
     # -- encoding ----------------------------------------------------------
     def _items_to_encode(self, key: str) -> tuple[str, ...]:
         return self.sentences(key)
+
+    def _degenerate_notes(self, enc: dict[str, Any], options: dict[str, Any]) -> list[str]:
+        notes = super()._degenerate_notes(enc, options)
+        if isinstance(self.model, CBoWEncoder):  # May et al.'s baseline: a sentence is the mean of its words
+            missing = [w for key in SET_KEYS for w in getattr(self.spec, key).examples
+                       if self.model.vectors.vector(w) is None]
+            if missing:
+                shown = ", ".join(repr(w) for w in missing[:8]) + (" ..." if len(missing) > 8 else "")
+                notes.append(
+                    f"CBoW: slot word(s) {shown} not in {self.model.vectors.name}'s vocabulary: their sentences "
+                    "are the mean of the template words alone, the same vector for every such word"
+                )
+        return notes
 

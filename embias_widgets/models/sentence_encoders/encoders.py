@@ -155,6 +155,8 @@ class TransformerSentenceEncoder:
         self.model.eval()
         key = (cache_key or f"{name}@{id(model)}", f"{self.options},max_length={self.max_length}")
         self._cache = _ENCODING_CACHE.setdefault(key, {})
+        self._unknown_only: set[str] = set()  # sentences seen only as unknown tokens
+        self._unknown_checked: set[str] = set()
         self.n_encoded = 0  # sentences that went through the model (not the cache)
 
     @property
@@ -203,7 +205,31 @@ class TransformerSentenceEncoder:
         kept = tuple(s for s in items if s.strip())
         vectors = np.vstack([self._cache[s] for s in kept]) if kept else np.zeros((0, 1))
         oov = tuple(OutOfVocabulary(s, (s,), ()) for s in empty)
-        return Encoding(kept, vectors, oov)
+        unchecked = list(dict.fromkeys(s for s in kept if s not in self._unknown_checked))
+        if unchecked:
+            self._unknown_only.update(self._only_unknown_tokens(unchecked))
+            self._unknown_checked.update(unchecked)
+        unk = getattr(self.tokenizer, "unk_token", None) or "unknown"
+        item_notes = tuple(
+            (s, f"{self.name} sees it only as unknown tokens ({unk}), so its vector says nothing about its words")
+            for s in dict.fromkeys(kept) if s in self._unknown_only
+        )
+        return Encoding(kept, vectors, oov, item_notes=item_notes)
+
+    def _only_unknown_tokens(self, sentences: Sequence[str]) -> set[str]:
+        """The sentences whose every non-special token is the tokenizer's unknown token."""
+        unk_id = getattr(self.tokenizer, "unk_token_id", None)
+        if unk_id is None:
+            return set()
+        special = set(getattr(self.tokenizer, "all_special_ids", ()) or ()) - {unk_id}
+        out = set()
+        for sentence, ids in zip(
+            sentences, self.tokenizer(list(sentences), truncation=False, verbose=False)["input_ids"], strict=True
+        ):
+            content = [i for i in ids if i not in special]
+            if content and all(i == unk_id for i in content):
+                out.add(sentence)
+        return out
 
     # -- internals -----------------------------------------------------------
     def _warn_truncated(self, sentences: Sequence[str]) -> None:
