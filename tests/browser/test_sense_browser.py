@@ -3,6 +3,7 @@ and see the sense-level bar redrawn with the value Python holds; glosses with ma
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -91,9 +92,11 @@ def test_pick_a_sense_and_see_pythons_bar(lab_server, page, timings):
     box.click()
     t0 = time.monotonic()
     box.press_sequentially("nurse", delay=30)
+    t_last_key = time.monotonic()
     verb = target_y.locator(".ess-option[data-item='nurse%2:29:00::']")
     expect(verb).to_be_visible(timeout=20_000)
-    timings["sense_lemma_typed_to_listed_s"] = round(time.monotonic() - t0, 3)
+    timings["sense_lemma_first_key_to_listed_s"] = round(time.monotonic() - t0, 3)
+    timings["sense_lemma_last_key_to_listed_s"] = round(time.monotonic() - t_last_key, 3)
     expect(target_y.locator(".ess-option .ess-pos").nth(1)).to_have_text("noun")
     expect(verb.locator(".ess-gloss")).to_have_text("try to cure by special care of treatment, of an illness or injury")
 
@@ -161,3 +164,106 @@ def test_gloss_markup_stays_text(lab_server, page, timings):
     assert marked.locator("b, i, img").count() == 0
     page.wait_for_timeout(300)
     assert page.dialogs == []
+
+
+TABLE = """
+import json
+from embias_widgets.stimuli.pairs import SentencePair
+from embias_widgets.widgets import PairedLikelihoodTable
+
+table = PairedLikelihoodTable(
+    [
+        SentencePair("She is a talented nurse.", "He is a talented nurse.", "noun", sense_key="nurse%1:18:00::"),
+        SentencePair("He is a clumsy nurse.", "She is a clumsy nurse.", "noun", sense_key="nurse%1:18:00::"),
+        SentencePair("She carefully nursed the sick child back to health.",
+                     "He carefully nursed the sick child back to health.", "verb", sense_key="nurse%2:29:00::"),
+    ],
+    model="embias-demo-mlm", metric="aul", convention="zhou",
+)
+table
+"""
+
+SELECTOR_TEXT = ".ess-gloss, .ess-lemma, .ess-pos, .ess-key, .ess-example, .ess-status span, .ess-chip-gloss"
+TABLE_TEXT = ".plt-group-name, .plt-group-score, .plt-group-gloss, .plt-sense-key"
+GROUPS = "print('PY-GROUPS', json.dumps({g['name']: g['score'] for g in table.summary['groups']}), table.group_by)"
+
+CONTRAST = """(root, texts) => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (node) => {
+    for (let n = node; n; n = n.parentElement) {
+      const c = rgb(getComputedStyle(n).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const out = [];
+  for (const node of root.querySelectorAll(texts)) {
+    const bg = background(node);
+    const [r, g, b, alpha = 1] = rgb(getComputedStyle(node).color);  // a translucent colour over its background
+    const fg = [r, g, b].map((v, i) => alpha * v + (1 - alpha) * bg[i]);
+    const [la, lb] = [lum(fg), lum(bg)];
+    out.push([node.className, (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05)]);
+  }
+  return out;
+}"""
+
+
+def test_likelihood_table_grouped_by_sense_and_selector_in_dark_theme(lab_server, page, timings):
+    from playwright.sync_api import expect
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    selector_cell = "from embias_widgets.widgets import SenseSelector\nSenseSelector(['nurse%2:29:00::'], label='dark')"
+    nb.cells = [nbformat.v4.new_code_cell(c.strip()) for c in (TABLE, selector_cell, GROUPS)]
+    nbformat.write(nb, lab_server["root"] / "sense_table_browser_test.ipynb")
+    open_notebook(page, lab_server, "sense_table_browser_test.ipynb", timings)
+    lab_cmd(page, "notebook:run-all-cells")
+    widget = page.locator(".embias-paired-likelihood-table").first
+    expect(widget.locator("tr.plt-row")).to_have_count(3, timeout=120_000)
+    expect(widget.locator(".plt-group")).to_have_count(0)
+
+    t0 = time.monotonic()
+    widget.locator("select.plt-group-by").select_option("sense_key")
+    verb = widget.locator(".plt-group[data-group='nurse%2:29:00::']")
+    expect(verb).to_have_count(1, timeout=30_000)
+    timings["likelihood_group_by_sense_s"] = round(time.monotonic() - t0, 3)
+    expect(widget.locator("tr.plt-group-row")).to_have_count(2)
+    expect(verb.locator(".plt-group-gloss")).to_contain_text("try to cure by special care")
+    run_last_cell(page)
+    out = page.locator(".jp-OutputArea-output", has_text="PY-GROUPS").last
+    expect(out).to_contain_text("sense_key", timeout=30_000)
+    groups = json.loads(re.search(r"PY-GROUPS (\{.*\})", out.inner_text()).group(1))
+    assert set(groups) == {"nurse%1:18:00::", "nurse%2:29:00::"}
+    for name, score in groups.items():
+        shown = widget.locator(f".plt-group[data-group='{name}']")
+        assert float(shown.get_attribute("data-score")) == score
+    expect(verb.locator(".plt-group-score")).to_contain_text(f"{groups['nurse%2:29:00::']:.2f}")
+
+    # the selector reads in JupyterLab Dark: WCAG contrast of its text against the effective background
+    selector = page.locator(".embias-sense-selector").first
+    box = selector.locator(".ess-input")
+    box.click()
+    box.press_sequentially("nurse", delay=20)
+    expect(selector.locator(".ess-option")).to_have_count(7, timeout=20_000)
+    for theme in ("JupyterLab Light", "JupyterLab Dark"):
+        lab_cmd(page, "apputils:change-theme", {"theme": theme})
+        page.wait_for_function(
+            "(dark) => document.body.dataset.jpThemeLight === String(!dark)", arg=theme.endswith("Dark"),
+            timeout=30_000)
+        page.wait_for_timeout(500)
+        ratios = selector.evaluate(CONTRAST, SELECTOR_TEXT)
+        assert len(ratios) > 20, ratios  # 7 senses x (lemma, pos, key, gloss) and more
+        table_ratios = widget.evaluate(CONTRAST, TABLE_TEXT)
+        assert len(table_ratios) >= 8, table_ratios  # 2 groups x (name, score, gloss) in summary and headings
+        ratios += table_ratios
+        assert all(r == r and r >= 1 for _, r in ratios), ratios  # every ratio measured (no NaN)
+        timings[f"sense_selector_min_contrast_{theme.split()[-1].lower()}"] = round(min(r for _, r in ratios), 2)
+        low = [(c, round(r, 2)) for c, r in ratios if r < 4.5]
+        assert not low, f"{theme}: text below 4.5:1 contrast: {low[:5]}"
+        RESULTS.mkdir(exist_ok=True)
+        selector.screenshot(path=str(RESULTS / f"sense_selector_{theme.split()[-1].lower()}.png"))
+    lab_cmd(page, "apputils:change-theme", {"theme": "JupyterLab Light"})
