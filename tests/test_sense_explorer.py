@@ -96,9 +96,12 @@ def test_empty_set_is_an_error_and_picks_are_kept(explorer):
     explorer.selectors["targ1"].set_state({"selected": []})
     assert "targ1" in explorer.sense_bars.error and "empty" in explorer.sense_bars.error
     assert explorer.word_bars.error == explorer.sense_bars.error
+    assert explorer.sense_bars.stale and explorer.word_bars.stale and not explorer.sense_bars.busy
+    assert explorer.result is None
     assert explorer.selectors["targ2"].selected == ["nurse%1:18:00::", "secretary%1:18:00::"]
     explorer.selectors["targ1"].set_state({"selected": ["engineer%1:18:00::", "carpenter%1:18:00::"]})
     assert explorer.sense_bars.error == "" and explorer.sense_bars.effect_size == pytest.approx(d)
+    assert not explorer.sense_bars.stale
 
 
 def test_a_key_the_sense_file_lacks_is_named(explorer):

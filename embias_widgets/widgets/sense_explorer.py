@@ -22,10 +22,12 @@ import ipywidgets
 from ..analysis.senses import LEVEL_TITLES, SenseAssociationResult, SenseAssociationTest, SenseInputError
 from ..models.errors import MissingSenseError
 from ..stimuli import SET_KEYS
-from ..stimuli.wordnet import load_wordnet
+from ..stimuli.wordnet import UnknownSenseError, load_wordnet
 from .effect_size_bars import EffectSizeBars
 from .sense_selector import SenseSelector, describe
 
+USER_ERRORS = (SenseInputError, MissingSenseError, UnknownSenseError)
+"""Failures caused by what was picked: shown as they are (others are internal errors)."""
 ROLES = {"targ1": "Target X", "targ2": "Target Y", "attr1": "Attribute A", "attr2": "Attribute B"}
 
 
@@ -78,17 +80,26 @@ class SenseWeatExplorer(ipywidgets.VBox):
         self.refresh()
 
     def refresh(self) -> SenseAssociationResult | None:
-        """Apply the selectors' picks, rerun, redraw. Bad input shows as an error; picks are kept."""
+        """Apply the selectors' picks, rerun, redraw.
+
+        Any failure (an empty set, a key the sense model lacks, a model error) is shown on both bars and
+        their old numbers are cleared from view; the picks are kept.
+        """
         t0 = time.perf_counter()
-        for key, selector in self.selectors.items():
-            self.analysis.set_items(key, selector.selected)
+        for bars in (self.sense_bars, self.word_bars):
+            bars.busy = True
         try:
+            for key, selector in self.selectors.items():
+                self.analysis.set_items(key, selector.selected)
             result = self.analysis.run()
-        except (SenseInputError, MissingSenseError) as err:
-            message = f"Not computed: {describe(err)}"
-            with self.sense_bars.hold_sync(), self.word_bars.hold_sync():
-                self.sense_bars.error = message
-                self.word_bars.error = message
+        except Exception as err:  # every failure is shown; nothing old stays drawn beside new picks
+            if isinstance(err, USER_ERRORS):
+                message = describe(err)
+            else:
+                message = f"{type(err).__name__}: {err} (an internal error: please report it)"
+            self.result = None
+            self.sense_bars.show_error(message)
+            self.word_bars.show_error(message)
             return None
         self.elapsed_ms = (time.perf_counter() - t0) * 1000
         self.result = result
@@ -110,7 +121,10 @@ class SenseWeatExplorer(ipywidgets.VBox):
             rows = items[items["level"] == level]
             bars.show_core(
                 result.core(level),
-                title=f"{result.test}: {LEVEL_TITLES[level]} ({result.model})",
+                title=f"{result.test}: {LEVEL_TITLES[level]}",
+                subtitle=f"on {result.model}",
+                test_name=f"{result.test}-{level}",
+                model_name=result.model,
                 categories=result.categories,
                 per_word=[  # the word level sees only the lemma of each item
                     {
