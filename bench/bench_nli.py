@@ -288,20 +288,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     parts = args.only or ["speed", "memory", "dask"]
-    report: dict[str, Any] = {}
-    if "speed" in parts:
-        report["speed"] = bench_speed(args.pairs)
-    if "memory" in parts:
-        report["memory"] = bench_memory(args.slices)
-    if "dask" in parts:
-        report["dask"] = bench_dask(args.dask_pairs, args.chunk_size)
-    if args.json:
-        print(json.dumps(report, indent=1))
-        return 0
-    for name, section in report.items():
+    runs = {"speed": lambda: bench_speed(args.pairs), "memory": lambda: bench_memory(args.slices),
+            "dask": lambda: bench_dask(args.dask_pairs, args.chunk_size)}
+    for name in parts:  # each section printed as soon as it is done
+        section = runs[name]()
+        if args.json:
+            print(json.dumps({name: section}), flush=True)
+            continue
         print(f"== {name}")
         for key, value in section.items():
-            print(f"  {key}: {json.dumps(value) if isinstance(value, dict | list) else value}")
+            print(f"  {key}: {json.dumps(value) if isinstance(value, dict | list) else value}", flush=True)
     return 0
 
 
