@@ -169,6 +169,20 @@ def open_notebook(page, lab_server, name, timings=None):
         timings[f"{name}_load_to_kernel_idle_s"] = round(time.monotonic() - t0, 2)
 
 
+def run_code(page, code):
+    """Append a code cell holding ``code`` to the open notebook and run it (to read the kernel's
+    state without a test-only cell in the notebook users open)."""
+    n = page.evaluate(f"() => {APP}.shell.currentWidget.content.widgets.length")
+    page.evaluate(f"(i) => {{ {APP}.shell.currentWidget.content.activeCellIndex = i; }}", n - 1)
+    lab_cmd(page, "notebook:insert-cell-below")
+    page.evaluate(
+        f"(src) => {{ const nb = {APP}.shell.currentWidget.content; "
+        "nb.activeCell.model.sharedModel.setSource(src); }",
+        code,
+    )
+    lab_cmd(page, "notebook:run-cell")
+
+
 def run_last_cell(page):
     """Re-run the notebook's last cell (to read the kernel's state)."""
     n = page.evaluate(f"() => {APP}.shell.currentWidget.content.widgets.length")

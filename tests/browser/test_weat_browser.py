@@ -18,13 +18,14 @@ from .conftest import (
     check_contrast,
     lab_cmd,
     open_notebook,
-    run_last_cell,
+    run_code,
     screenshot_widgets,
     set_theme,
 )
 
 pytestmark = pytest.mark.browser
 WIDGETS = ".embias-word-set-editor, .embias-effect-size-bars"
+PRINT_EFFECT = 'print("PY-EFFECT", repr(explorer.result.effect_size), explorer.result.items["targ2"][-1])'
 
 
 def kernel_effect(page):
@@ -33,7 +34,7 @@ def kernel_effect(page):
 
     outputs = page.locator(".jp-OutputArea-output", has_text="PY-EFFECT")
     old = outputs.last.inner_text() if outputs.count() else None
-    run_last_cell(page)
+    run_code(page, PRINT_EFFECT)
     out = outputs.last
     expect(out).to_be_visible(timeout=30_000)
     if old is not None:
@@ -59,7 +60,6 @@ def test_explorer_as_a_person_uses_it(lab_server, page, timings):
     editor = page.locator(".embias-word-set-editor").first
     expect(bars).to_have_attribute("data-effect-size", re.compile(r"^1\.70"), timeout=90_000)
     expect(page.locator(".vega-embed").first).to_be_visible(timeout=90_000)  # altair chart drew
-    expect(page.locator(".jp-OutputArea-output", has_text="PY-EFFECT")).to_be_visible(timeout=60_000)
     timings["quickstart_run_all_to_widgets_s"] = round(time.monotonic() - t1, 2)
     expect(bars.locator(".esb-title")).to_have_text(re.compile(r"^WEAT 6: Male vs female names with career"))
     expect(bars.locator(".esb-value")).to_contain_text("α = 0.05")
