@@ -53,9 +53,11 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     name = _write_notebook(lab_server["root"])
     open_notebook(page, lab_server, name, timings)
     set_theme(page, "light")
+    t_run = time.monotonic()
     lab_cmd(page, "notebook:run-all-cells")
     widget = page.locator(WIDGET).first
     expect(widget.locator(".nle-progress-text")).to_contain_text("36 / 36 pairs in", timeout=120_000)
+    timings["nli_run_all_to_probe_drawn_s"] = round(time.monotonic() - t_run, 3)  # includes the model load
     expect(widget.locator(".nle-demo")).to_contain_text("DEMO")
     expect(widget.locator(".nle-heat-cell:not(.nle-pending)")).to_have_count(12)
     expect(widget.locator(".nle-size")).to_contain_text("1,912,896 pairs")
@@ -78,8 +80,15 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     for label in ("entailment", "neutral", "contradiction"):
         expect(widget.locator(f".nle-typed-out .nle-enc-row[data-label='{label}'] .nle-enc-value")).to_have_text(
             f"{typed[label]:.3f}", timeout=10_000)
-    timings["nli_typed_to_bars_s"] = round(time.monotonic() - t0, 3)
+    timings["nli_typing_hypothesis_to_bars_s"] = round(time.monotonic() - t0, 3)
     assert abs(sum(typed[k] for k in ("entailment", "neutral", "contradiction")) - 1) < 1e-9
+    # one edit (a single input event, 150 ms debounce included) -> Python -> new bars
+    value = widget.locator(".nle-typed-out .nle-enc-row[data-label='neutral'] .nle-enc-value")
+    old = value.inner_text()
+    t1 = time.monotonic()
+    widget.locator(".nle-hypothesis").fill("A gentleman bought a car .")
+    expect(value).not_to_have_text(old, timeout=30_000)
+    timings["nli_one_edit_to_bars_s"] = round(time.monotonic() - t1, 3)
     # the scores drawn are Python's
     nn = state["scores"]["pairs"]["net_neutral"]
     expect(widget.locator(".nle-level[data-level='pairs'] .nle-score[data-measure='net_neutral'] .nle-score-value")
