@@ -18,7 +18,7 @@ import numpy as np
 from ..metrics import cosine_bias, mean_difference_direction
 from ..models.sense_vectors import SenseVectors, load_sense_model
 from ..palette import altair_scale, group_colors
-from ..stimuli.sense_sentences import GENDER_PAIR_KEYS, OCCUPATIONS
+from ..stimuli.sense_sentences import GENDER_PAIR_LEMMAS, OCCUPATIONS
 
 KINDS = ("noun sense", "verb sense", "word (eq. 7)")
 
@@ -59,18 +59,20 @@ def sense_gender_bias(
     model: Any = "gloss:all-MiniLM-L6-v2",
     *,
     occupations: Mapping[str, Mapping[str, str]] | Iterable[tuple[str, str, str]] | None = None,
-    pairs: Sequence[tuple[str, str]] = GENDER_PAIR_KEYS,
+    pairs: Sequence[tuple[str, str]] = GENDER_PAIR_LEMMAS,
 ) -> SenseGenderBiasResult:
     """Zhou et al. eq. 8 for noun sense, verb sense and word vector of each occupation.
 
     ``occupations``: ``{lemma: {"noun": key, "verb": key}}`` or ``(lemma, noun_key, verb_key)``
-    triples; default the six of the paper. ``pairs``: (male, female) sense keys.
+    triples; default the six of the paper. ``pairs``: (male, female) items. As in the paper, m and f
+    are word embeddings: a lemma ("man") stands for its eq. 7 vector (the mean of its sense vectors);
+    a sense key ("man%1:18:00::", e.g. from ``GENDER_PAIR_KEYS``) for that one sense's vector.
     """
     sense_model: SenseVectors = load_sense_model(model)
     if not pairs:
-        raise ValueError("give at least one (male, female) pair of sense keys for the gender direction")
-    male = sense_model.vectors([m for m, _ in pairs])
-    female = sense_model.vectors([f for _, f in pairs])
+        raise ValueError("give at least one (male, female) pair for the gender direction, e.g. ('man', 'woman')")
+    male = _pair_side_vectors(sense_model, [m for m, _ in pairs])
+    female = _pair_side_vectors(sense_model, [f for _, f in pairs])
     g = mean_difference_direction(male, female)
     if occupations is None:
         occupations = OCCUPATIONS
@@ -86,3 +88,9 @@ def sense_gender_bias(
         for kind, key, bias in zip(KINDS, (noun, verb, lemma), cosine_bias(vectors, g), strict=True):
             rows.append({"occupation": lemma, "kind": kind, "sense_key": key, "bias": float(bias)})
     return SenseGenderBiasResult(sense_model.name, tuple(tuple(p) for p in pairs), tuple(rows))
+
+
+def _pair_side_vectors(sense_model: SenseVectors, items: Sequence[str]) -> np.ndarray:
+    """A sense key's vector, or a lemma's eq. 7 word vector, per item."""
+    return np.vstack([sense_model.vector(item) if "%" in item else sense_model.word_vectors([item])[0]
+                      for item in items])

@@ -148,8 +148,20 @@ def sense_sentences(sense_types: tuple[str, ...] = SENSE_TYPES) -> SenseSentence
     return SenseSentenceSet(tuple(out))
 
 
-#: Bolukbasi et al. (2016)'s definitional gender pairs (male, female) that have a WordNet 3.0
-#: person sense, as sense keys; she/he, her/his, herself/himself and Mary/John have none.
+GENDER_PAIR_LEMMAS: tuple[tuple[str, str], ...] = (
+    ("man", "woman"),
+    ("son", "daughter"),
+    ("father", "mother"),
+    ("guy", "gal"),
+    ("boy", "girl"),
+    ("male", "female"),
+)
+"""(male, female) word pairs for the gender direction of Zhou et al. eq. 8, where m and f are *word*
+embeddings (eq. 7 for sense models). Kaneko & Bollegala (2019)'s list starts with (he, she), but WordNet
+has no pronoun senses ("he" is helium), so the pairs are gendered nouns that WordNet 3.0 has."""
+
+#: The same pairs as person-sense keys (an option: a direction from one sense per word instead of eq. 7);
+#: Bolukbasi et al. (2016)'s she/he, her/his, herself/himself and Mary/John have no WordNet sense.
 GENDER_PAIR_KEYS: tuple[tuple[str, str], ...] = (
     ("man%1:18:00::", "woman%1:18:00::"),
     ("son%1:18:00::", "daughter%1:18:00::"),
