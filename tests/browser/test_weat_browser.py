@@ -109,6 +109,15 @@ def test_explorer_as_a_person_uses_it(lab_server, page, timings):
     expect(category).to_have_value("Work")
     page.wait_for_timeout(300)
     expect(bars.locator(".esb-axis-title")).to_contain_text("cos(w, Work)")
+    # a long category name shows in full: its box grows instead of hiding text
+    long_name = "Family, home, children and the relatives one visits on holidays"
+    family = editor.locator(".ewe-category[data-set='attr2']")
+    family.click()
+    family.fill(long_name)
+    family.press("Enter")
+    expect(bars.locator(".embias-legend")).to_contain_text(long_name, timeout=10_000)
+    hidden = family.evaluate("(e) => [e.scrollHeight - e.clientHeight, e.scrollWidth - e.clientWidth]")
+    assert max(hidden) <= 1, hidden
 
     # A misspelt name is struck through; clicking its suggestion replaces it; Undo brings it back.
     adder = editor.locator(".ewe-add[data-set='targ1']")
