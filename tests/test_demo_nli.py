@@ -207,3 +207,15 @@ def test_debiasing_the_input_embeddings_changes_the_encoder_and_drops_the_cache(
     n = debiased.n_encoded
     debiased.predict(premise, hypothesis)
     assert debiased.n_encoded == n + 2
+
+
+def test_pickles_without_its_cache_for_dask_workers(demo: DemoNli) -> None:
+    import pickle
+
+    premise, hypothesis = ["The cook ate a bagel."], ["The woman ate a bagel."]
+    before = demo.predict(premise, hypothesis)
+    clone = pickle.loads(pickle.dumps(demo))
+    assert len(clone._cache) == 0 and clone.name == DEMO_NAME
+    encoded = clone.n_encoded
+    np.testing.assert_allclose(clone.predict(premise, hypothesis), before, atol=1e-6)
+    assert clone.n_encoded == encoded + 2  # encoded afresh in the new process
