@@ -11,7 +11,7 @@ import time
 import nbformat
 import pytest
 
-from .conftest import lab_cmd, open_notebook, run_last_cell, set_theme
+from .conftest import check_contrast, lab_cmd, open_notebook, run_last_cell, screenshot_widgets, set_theme
 
 WIDGET = ".embias-nli-explorer"
 
@@ -97,3 +97,10 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     # user text stays text: no <b> element anywhere in the widget
     expect(widget.locator("b")).to_have_count(0)
     assert widget.locator(".nle-premise").input_value() == "The nurse bought a car."
+
+    # every text is readable (WCAG AA) in JupyterLab Light and Dark: colours come from theme variables
+    for theme in ("light", "dark"):
+        set_theme(page, theme)
+        page.wait_for_timeout(300)
+        check_contrast(page, WIDGET, "NliExplorer", theme)
+        screenshot_widgets(page, WIDGET, "nli_explorer", theme)
