@@ -155,6 +155,7 @@ def test_binder_build_replayed_in_fresh_venv_runs_demo(dockerfile, tmp_path):
         PATH=f"{venv / 'bin'}:{env['PATH']}", VIRTUAL_ENV=str(venv), KERNEL_PYTHON_PREFIX=str(venv),
         HOME=env.get("HOME", str(tmp_path)), HF_HUB_OFFLINE="1", PIP_RETRIES="1",  # unreachable extra index: fail fast
         BINDER_KEEP_CACHES="1",  # keep and reuse pip's and npm's caches (Binder itself keeps none)
+        PIP_COMPILE="0",  # no .pyc precompilation (pip install --no-compile): the same files installed
         JUPYTER_DATA_DIR=str(jupyter_home / "data"), JUPYTER_CONFIG_DIR=str(jupyter_home / "config"),
         JUPYTER_RUNTIME_DIR=str(jupyter_home / "runtime"), JUPYTER_PLATFORM_DIRS="1",
     )
