@@ -63,7 +63,7 @@ def test_voila_demo_renders_every_widget_and_recomputes_on_typing(voila_server, 
 
     t0 = time.monotonic()
     page.goto(voila_server["url"], timeout=120_000)
-    # Two explorers (WEAT, SEAT), the RIPA plot, the likelihood table, the sense selector: all rendered, no code.
+    # WEAT and SEAT explorers, RIPA plot, likelihood table, sense selector, NLI explorer: all rendered, no code.
     bars = page.locator(".embias-effect-size-bars")
     expect(bars).to_have_count(2, timeout=180_000)
     expect(bars.first).to_have_attribute("data-effect-size", re.compile(r"^1\.70"), timeout=60_000)
@@ -74,7 +74,9 @@ def test_voila_demo_renders_every_widget_and_recomputes_on_typing(voila_server, 
         timeout=60_000)  # the senses of the query, listed by Python
     timings["voila_demo_load_to_widgets_s"] = round(time.monotonic() - t0, 2)
     assert page.locator("text=WeatExplorer(").count() == 0  # sources stripped: an app, not a notebook
-    for cls in (".embias-relation-projection", ".embias-paired-likelihood-table", ".embias-sense-selector"):
+    expect(page.locator(".embias-nli-explorer")).to_have_count(1, timeout=60_000)
+    for cls in (".embias-relation-projection", ".embias-paired-likelihood-table", ".embias-sense-selector",
+                ".embias-nli-explorer"):
         assert page.locator(cls).first.inner_text().strip(), f"{cls} is empty"
 
     before = bars.first.get_attribute("data-effect-size")
