@@ -8,6 +8,7 @@ from .association import (
     per_word_association,
     unit_rows,
     weat,
+    weat_from_associations,
 )
 from .bootstrap import BootstrapInterval, effect_size_interval
 from .likelihood import (
@@ -45,7 +46,6 @@ from .senses import (
     max_sense_association,
     mean_sense_vectors,
     sense_weat,
-    weat_from_associations,
 )
 
 __all__ = [

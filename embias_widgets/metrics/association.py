@@ -159,10 +159,34 @@ def weat(
     if len(dims) != 1:
         raise ValueError(f"X, Y, A, B must have the same dimension, got {sorted(dims)}")
     s = per_word_association(np.vstack([X, Y]), A, B, variant=variant)
-    sx, sy = s[: len(X)], s[len(X) :]
+    return weat_from_associations(s[: len(X)], s[len(X) :], variant=variant, ddof=ddof, n_samples=n_samples,
+                                  alternative=alternative, method=method, rng=rng, sampler=sampler)
+
+
+def weat_from_associations(
+    association_x: np.ndarray,
+    association_y: np.ndarray,
+    *,
+    variant: str,
+    ddof: int = 1,
+    n_samples: int = 100_000,
+    alternative: str = "greater",
+    method: str = "auto",
+    rng: np.random.Generator | int | None = None,
+    sampler: str = "keys",
+) -> AssociationResult:
+    """Effect size and permutation p-value from given per-item associations ``s(w)``.
+
+    ``d = (mean_x s(x) - mean_y s(y)) / std_{w in X u Y} s(w)`` (Caliskan et al. 2017; Zhou et al.
+    2022 eq. 3), p over splits of X u Y (:func:`~embias_widgets.metrics.permutation.permutation_test`).
+    ``variant`` records how ``s`` was computed. Shared by :func:`weat` and sense WEAT.
+    """
+    sx = np.asarray(association_x, dtype=np.float64)
+    sy = np.asarray(association_y, dtype=np.float64)
     d = effect_size(sx, sy, ddof=ddof)
     test: PermutationTestResult = permutation_test(
-        s, len(X), n_samples=n_samples, alternative=alternative, method=method, rng=rng, sampler=sampler
+        np.concatenate([sx, sy]), len(sx), n_samples=n_samples, alternative=alternative, method=method, rng=rng,
+        sampler=sampler,
     )
     return AssociationResult(
         effect_size=d.value,

@@ -28,8 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .association import AssociationResult, effect_size, unit_rows
-from .permutation import permutation_test
+from .association import AssociationResult, unit_rows, weat_from_associations
 
 __all__ = [
     "MaxSenseResult",
@@ -37,7 +36,6 @@ __all__ = [
     "max_sense_association",
     "mean_sense_vectors",
     "sense_weat",
-    "weat_from_associations",
 ]
 
 
@@ -131,41 +129,6 @@ def max_sense_association(
     ca, ta, ia, sa = _max_against(W_, A_)
     cb, tb, ib, sb = _max_against(W_, B_)
     return ca - cb, SenseWinners(ta, ia, sa, ca, tb, ib, sb, cb)
-
-
-def weat_from_associations(
-    association_x: np.ndarray,
-    association_y: np.ndarray,
-    *,
-    variant: str,
-    ddof: int = 1,
-    n_samples: int = 100_000,
-    alternative: str = "greater",
-    method: str = "auto",
-    rng: np.random.Generator | int | None = None,
-) -> AssociationResult:
-    """Effect size (Caliskan et al. 2017; Zhou et al. eq. 3) and permutation p-value from given ``s(w)``."""
-    sx = np.asarray(association_x, dtype=np.float64)
-    sy = np.asarray(association_y, dtype=np.float64)
-    d = effect_size(sx, sy, ddof=ddof)
-    test = permutation_test(
-        np.concatenate([sx, sy]), len(sx), n_samples=n_samples, alternative=alternative, method=method, rng=rng
-    )
-    return AssociationResult(
-        effect_size=d.value,
-        effect_size_note=d.reason,
-        pvalue=test.pvalue,
-        statistic=test.statistic,
-        exact=test.exact,
-        n_permutations=test.n_permutations,
-        method=test.method,
-        alternative=test.alternative,
-        null_distribution=test.null_distribution,
-        association_x=sx,
-        association_y=sy,
-        variant=variant,
-        ddof=ddof,
-    )
 
 
 def sense_weat(
