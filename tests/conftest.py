@@ -31,3 +31,14 @@ def glove():
     from embias_widgets.models import load_model
 
     return load_model("glove-6b-50d")
+
+
+@pytest.fixture(scope="session")
+def wn():
+    """WordNet 3.0 (CI installs Debian's wordnet-base; a user's clone may lack it: then skip, saying why)."""
+    from embias_widgets.stimuli.wordnet import WordNetNotFoundError, load_wordnet
+
+    try:
+        return load_wordnet()
+    except WordNetNotFoundError as err:
+        pytest.skip(str(err))

@@ -8,17 +8,8 @@ import pytest
 from embias_widgets.analysis import SenseAssociationTest, SenseInputError
 from embias_widgets.metrics import sense_weat, weat
 from embias_widgets.models.sense_vectors import load_sense_file
-from embias_widgets.stimuli.wordnet import WordNetNotFoundError, load_wordnet
 
 LEMMAS = ["nurse", "engineer", "judge", "mentor", "man", "woman", "he", "she"]
-
-
-@pytest.fixture(scope="module")
-def wn():
-    try:
-        return load_wordnet()
-    except WordNetNotFoundError as err:
-        pytest.skip(str(err))
 
 
 @pytest.fixture(scope="module")

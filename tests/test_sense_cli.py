@@ -13,20 +13,11 @@ from _tiny_lm import one_thread, tiny_mlm_dir, tiny_scorer
 
 from embias_widgets.analysis import SenseAssociationTest
 from embias_widgets.cli import main
-from embias_widgets.stimuli.wordnet import WordNetNotFoundError, load_wordnet
 
 
 @pytest.fixture(autouse=True, scope="module")
 def _one_torch_thread():
     yield from one_thread()
-
-
-@pytest.fixture(scope="module")
-def wn():
-    try:
-        return load_wordnet()
-    except WordNetNotFoundError as err:
-        pytest.skip(str(err))
 
 
 def run(argv: list[str]) -> tuple[int, str]:

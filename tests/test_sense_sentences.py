@@ -8,18 +8,9 @@ import pytest
 
 from embias_widgets.stimuli import read_sssb, sssb_pairs
 from embias_widgets.stimuli.sense_sentences import OCCUPATIONS, SENSE_TYPES, sense_sentences
-from embias_widgets.stimuli.wordnet import WordNetNotFoundError, load_wordnet
 
 EXPECTED_LEXNAME = {"nationality": "noun.person", "language": "noun.communication", "race": "noun.person",
                     "colour": "noun.attribute", "noun": "noun.person"}
-
-
-@pytest.fixture(scope="module")
-def wn():
-    try:
-        return load_wordnet()
-    except WordNetNotFoundError as err:
-        pytest.skip(str(err))
 
 
 def test_every_key_is_a_wordnet_30_key_of_the_intended_kind(wn):

@@ -5,15 +5,6 @@ from __future__ import annotations
 import pytest
 
 from embias_widgets.stimuli import load_sense_test, sense_test_names, sense_test_table
-from embias_widgets.stimuli.wordnet import WordNetNotFoundError, load_wordnet
-
-
-@pytest.fixture(scope="module")
-def wn():
-    try:
-        return load_wordnet()
-    except WordNetNotFoundError as err:
-        pytest.skip(str(err))
 
 
 @pytest.mark.parametrize("name", sense_test_names(include_unrunnable=True))

@@ -5,15 +5,7 @@ from __future__ import annotations
 import pytest
 
 from embias_widgets.stimuli import wordnet as wnmod
-from embias_widgets.stimuli.wordnet import Sense, UnknownSenseError, WordNetNotFoundError, load_wordnet
-
-
-@pytest.fixture(scope="module")
-def wn():
-    try:
-        return load_wordnet()
-    except WordNetNotFoundError as err:  # CI installs wordnet-base; a user's clone may lack it
-        pytest.skip(str(err))
+from embias_widgets.stimuli.wordnet import Sense, UnknownSenseError, WordNetNotFoundError
 
 
 def test_lexnames_file_has_the_45_fixed_lines():
