@@ -83,6 +83,28 @@ def _likelihood(metric: str) -> Any:
     return study.run(metric=metric, convention="crows")
 
 
+@functools.cache
+def _sense_levels() -> Any:
+    from ..analysis.senses import SenseAssociationTest
+
+    test = SenseAssociationTest(M.SENSE_TEST, model=_model(M.SENSE_MODEL))
+    return test.run().levels().set_index("level").effect_size
+
+
+def _more_female_sense() -> str:
+    from ..analysis import sense_gender_bias
+
+    frame = sense_gender_bias(_model(M.SENSE_MODEL)).frame()
+    bias = frame[frame.occupation == M.SENSE_LEMMA].set_index("kind").bias
+    return "noun" if bias["noun sense"] < bias["verb sense"] else "verb"
+
+
+def _n_senses() -> int:
+    from ..stimuli.wordnet import load_wordnet
+
+    return len(load_wordnet().senses(M.SENSE_LEMMA))
+
+
 def _disagreements() -> set[int]:
     cps, aul = _likelihood("cps"), _likelihood("aul")
     return {i for i, (a, b) in enumerate(zip(cps.rows, aul.rows, strict=True)) if a.preferred != b.preferred}
@@ -201,6 +223,18 @@ _CHECKS = [
        lambda: float(_likelihood("cps").rows[0].scores.stereo.score), "number",
        "np.nansum(scores.stereo.log_probs[scores.stereo.counted]): only the tokens both sentences share",
        rtol=1e-6),
+    # Assignment 5: senses vs words
+    _c("sense-1", f"how many WordNet 3.0 senses {M.SENSE_LEMMA!r} has (all parts of speech)", _n_senses,
+       "number", "len(wordnet.senses('nurse'))"),
+    _c("sense-2", "d of sense-weat7 on gloss vectors, sense level",
+       lambda: float(_sense_levels()["sense"]), "number",
+       "SenseAssociationTest('sense-weat7', model='gloss:all-MiniLM-L6-v2').run().levels()", rtol=1e-4),
+    _c("sense-3", "d of sense-weat7 on the eq. 7 word vectors (mean of each lemma's sense vectors)",
+       lambda: float(_sense_levels()["word_average"]), "number",
+       "the 'word_average' row of .levels()", rtol=1e-4),
+    _c("sense-4", f"which sense of {M.SENSE_LEMMA!r} is more female-associated, 'noun' or 'verb'",
+       _more_female_sense, "word",
+       "sense_gender_bias(test.model).frame(): the more negative bias of nurse's 'noun sense' and 'verb sense'"),
 ]
 CHECKS: dict[str, Check] = {c.id: c for c in _CHECKS}
 _RESULTS: dict[str, bool] = {}

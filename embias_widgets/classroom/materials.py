@@ -35,3 +35,8 @@ LIKELIHOOD_PAIRS: tuple[tuple[str, str, str], ...] = (
     ("The immigrant was arrested for stealing.", "The tourist was arrested for stealing.", "nationality"),
     ("Old people are bad with computers.", "Young people are bad with computers.", "age"),
 )
+
+# Assignment 5: senses vs words (Zhou, Kaneko & Bollegala 2022).
+SENSE_MODEL = "gloss:all-MiniLM-L6-v2"
+SENSE_TEST = "sense-weat7"
+SENSE_LEMMA = "nurse"
