@@ -42,7 +42,7 @@ def tiny_bert():
 
     tokenizer = AutoTokenizer.from_pretrained(_minilm_dir())  # MiniLM's vocab.txt, uncased
     assert "[UNK]" not in tokenizer.tokenize(" ".join(SENTENCES)), "the vocabulary must load"
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=16, num_hidden_layers=2,
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=16, num_hidden_layers=5,
                         num_attention_heads=2, intermediate_size=32, max_position_embeddings=64)
     torch.manual_seed(0)
     model = BertModel(config).eval()
@@ -65,7 +65,7 @@ POOL_BY_HAND = {
 
 
 @pytest.mark.parametrize("pooling", ["mean", "max", "first", "last"])
-@pytest.mark.parametrize("layer", ["last", 0, 1, -2, "sum", "mean"])
+@pytest.mark.parametrize("layer", ["last", 0, 1, -2, "sum", "mean", "sum-last4"])
 def test_pooling_and_layer_match_hand_computation(tiny_bert, pooling, layer):
     model, tokenizer = tiny_bert
     encoder = TransformerSentenceEncoder(model, tokenizer, name="tiny", pooling=pooling,
@@ -77,6 +77,9 @@ def test_pooling_and_layer_match_hand_computation(tiny_bert, pooling, layer):
         pooled = [POOL_BY_HAND[pooling](h) for h in states]
         if layer == "sum":
             expected.append(np.sum(pooled, axis=0))
+        elif layer == "sum-last4":
+            assert len(pooled) > 4  # so the last four differ from all of them
+            expected.append(np.sum(pooled[-4:], axis=0))
         elif layer == "mean":
             expected.append(np.mean(pooled, axis=0))
         elif layer == "last":
@@ -130,8 +133,8 @@ def test_default_limit_is_the_models_position_limit(tiny_bert):
     [
         ({"pooling": "avg"}, r"unknown pooling 'avg': use one of mean, max, first, last"),
         ({"layer": "top"}, r"unknown layer 'top': use an int index, or one of last, sum, mean"),
-        ({"layer": 3}, r"layer 3 is out of range: this model has 3 hidden states"),
-        ({"layer": -4}, r"layer -4 is out of range"),
+        ({"layer": 6}, r"layer 6 is out of range: this model has 6 hidden states"),
+        ({"layer": -7}, r"layer -7 is out of range"),
     ],
 )
 def test_unknown_pooling_or_layer_is_a_clear_error(tiny_bert, options, message):

@@ -4,9 +4,9 @@ Loureiro & Jorge (2019) encode each WordNet synset's gloss as the string
 ``"lemma - lemma_1 , lemma_2 , ... - definition"`` and average its token
 vectors. Here the string goes through a sentence encoder with its own ``layer``
 and ``pooling`` options (``pooling="mean"`` averages the token vectors; LMMS
-sums the last 4 layers, which ``layer`` does not offer: the default here is the
-last layer). These are gloss-only vectors, one documented component of LMMS,
-not full LMMS (which adds SemCor-supervised vectors propagated through WordNet).
+sums the last 4 layers: ``layer="sum-last4"``; the default is the last layer, as
+sentence-transformers uses MiniLM). These are gloss-only vectors, one documented
+component of LMMS, not full LMMS (which adds SemCor-supervised vectors propagated through WordNet).
 
 Vectors are cached per (encoder, options, sense key): a second run encodes nothing new.
 """

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..sentence_encoders.encoders import combined_layers
 from .base import SenseVectors, lemma_of
 
 
@@ -121,8 +122,8 @@ class ContextualSenseVectors(SenseVectors):
                 elif isinstance(enc.layer, int):
                     hidden = output.hidden_states[enc.layer]
                 else:
-                    stacked = torch.stack(output.hidden_states)
-                    hidden = stacked.sum(0) if enc.layer == "sum" else stacked.mean(0)
+                    stacked = torch.stack(list(combined_layers(output.hidden_states, enc.layer)))
+                    hidden = stacked.mean(0) if enc.layer == "mean" else stacked.sum(0)
                 for row, (sentence, word) in enumerate(batch):
                     lo, hi = target_span(sentence, word)
                     spans = offsets[row].tolist()

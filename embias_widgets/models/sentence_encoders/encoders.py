@@ -35,7 +35,9 @@ from ..static_vectors import Encoding, OutOfVocabulary, StaticVectors
 from ..static_vectors.glove import load_glove_6b_50d
 
 POOLINGS = ("mean", "max", "first", "last")
-LAYER_COMBINATIONS = ("last", "sum", "mean")
+LAYER_COMBINATIONS = ("last", "sum", "mean", "sum-last4")
+"""``sum``/``mean`` combine every hidden state (embeddings included); ``sum-last4`` sums the last four
+(the BERT feature convention that LMMS uses, Loureiro & Jorge 2019)."""
 _PROGRESS_MIN_SENTENCES = 512
 _ENCODER_OPTIONS = {"pooling", "layer", "normalize", "batch_size", "max_length", "device", "progress"}
 
@@ -90,6 +92,11 @@ def _check_layer(layer: int | str, n_hidden_states: int) -> int | str:
             f"(0 = embeddings .. {n_hidden_states - 1} = last; negative counts from the top)"
         )
     return layer
+
+
+def combined_layers(hidden_states: Sequence[Any], layer: str) -> Sequence[Any]:
+    """The hidden states a layer combination (``sum``, ``mean``, ``sum-last4``) adds up."""
+    return hidden_states[-4:] if layer == "sum-last4" else hidden_states
 
 
 class TransformerSentenceEncoder:
@@ -291,9 +298,9 @@ class TransformerSentenceEncoder:
             pooled = pool_hidden_states(output.hidden_states[self.layer], mask, self.pooling)
         else:
             per_layer = torch.stack(
-                [pool_hidden_states(h, mask, self.pooling) for h in output.hidden_states]
+                [pool_hidden_states(h, mask, self.pooling) for h in combined_layers(output.hidden_states, self.layer)]
             )
-            pooled = per_layer.sum(dim=0) if self.layer == "sum" else per_layer.mean(dim=0)
+            pooled = per_layer.mean(dim=0) if self.layer == "mean" else per_layer.sum(dim=0)
         if self.normalize:
             pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
         return pooled
