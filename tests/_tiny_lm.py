@@ -12,21 +12,28 @@ import tempfile
 from pathlib import Path
 
 
-def build_tiny_mlm(tokenizer, *, max_positions: int):
-    """A seeded random 2-layer, 32-wide BertForMaskedLM over ``tokenizer``'s vocabulary, in eval mode."""
-    import torch
+def tiny_bert_config(tokenizer, *, max_positions: int, **extra):
+    """A 2-layer, 32-wide BertConfig over ``tokenizer``'s vocabulary (``extra`` adds e.g. labels)."""
     import transformers
 
-    torch.manual_seed(0)
-    config = transformers.BertConfig(
+    return transformers.BertConfig(
         vocab_size=tokenizer.vocab_size,
         hidden_size=32,
         num_hidden_layers=2,
         num_attention_heads=2,
         intermediate_size=64,
         max_position_embeddings=max_positions,
+        **extra,
     )
-    return transformers.BertForMaskedLM(config).eval()
+
+
+def build_tiny_mlm(tokenizer, *, max_positions: int):
+    """A seeded random 2-layer, 32-wide BertForMaskedLM over ``tokenizer``'s vocabulary, in eval mode."""
+    import torch
+    import transformers
+
+    torch.manual_seed(0)
+    return transformers.BertForMaskedLM(tiny_bert_config(tokenizer, max_positions=max_positions)).eval()
 
 
 @functools.lru_cache(maxsize=1)

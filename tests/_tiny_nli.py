@@ -12,6 +12,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from _tiny_lm import tiny_bert_config
+
 ORDERS = {
     "snli": ("entailment", "neutral", "contradiction"),
     "mnli": ("CONTRADICTION", "NEUTRAL", "ENTAILMENT"),
@@ -25,13 +27,9 @@ def build_tiny_nli(tokenizer, *, labels=ORDERS["snli"], seed: int = 0, max_posit
     import transformers
 
     torch.manual_seed(seed)
-    config = transformers.BertConfig(
-        vocab_size=tokenizer.vocab_size,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=max_positions,
+    config = tiny_bert_config(
+        tokenizer,
+        max_positions=max_positions,
         num_labels=len(labels),
         id2label=dict(enumerate(labels)),
         label2id={label: i for i, label in enumerate(labels)},

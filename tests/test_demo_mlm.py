@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import torch  # test extra: a missing install fails, never skips
 import transformers  # noqa: F401
+from _tiny_lm import one_thread
 
 from embias_widgets.models import available_models, load_model
 from embias_widgets.models.language_models.demo_mlm import (
@@ -39,11 +40,7 @@ TOP5_FLOOR = 0.20  # the fitting script measured 0.40 on all 2,000 held-out sent
 
 @pytest.fixture(scope="module", autouse=True)
 def one_torch_thread() -> Iterator[None]:
-    """Small forward passes run ~10x faster on one thread than on two on a busy 2-core machine."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+    yield from one_thread()
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch  # test extra: a missing install fails, never skips
+from _tiny_lm import one_thread
 
 from embias_widgets.models import available_models, load_model
 from embias_widgets.models.nli_classifiers import LABELS, check_probabilities, is_nli_classifier, load_nli_model
@@ -40,10 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module", autouse=True)
 def one_torch_thread() -> Iterator[None]:
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+    yield from one_thread()
 
 
 @pytest.fixture(scope="module")

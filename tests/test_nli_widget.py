@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-import torch
+from _tiny_lm import one_thread
 
 from embias_widgets.analysis.nli import NliProbe
 from embias_widgets.models.nli_classifiers import LABELS, load_nli_model
@@ -16,10 +16,7 @@ from embias_widgets.widgets.nli import NliExplorer
 
 @pytest.fixture(scope="module", autouse=True)
 def one_torch_thread() -> Iterator[None]:
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+    yield from one_thread()
 
 
 @pytest.fixture(scope="module")
