@@ -6,6 +6,7 @@ Adapted from the recipe in ../shared/docs/widgets-and-browser-tests.md.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -15,6 +16,7 @@ import sys
 import time
 import urllib.request
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -36,6 +38,35 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(cmd: list[str], *, env: dict[str, str], log_path: Path, ready: Callable[[], bool], timeout: float,
+          name: str, cwd: Path | None = None) -> Iterator[subprocess.Popen]:
+    """Run a server process logging to ``log_path`` until ``ready()`` answers (an OSError means not yet);
+    it exiting or ``timeout`` seconds passing is an error with its log. Stopped on exit."""
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=cwd)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{name} exited:\n" + log_path.read_text())
+                try:
+                    if ready():
+                        break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise TimeoutError(log_path.read_text())
+                time.sleep(0.25)
+            yield proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 @pytest.fixture(scope="session")
@@ -73,33 +104,17 @@ def lab_server(tmp_path_factory, timings):
            "--LabApp.extension_manager=readonly"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--ServerApp.allow_root=True")
-    log_path = root / "lab.log"
+    base = f"http://127.0.0.1:{port}"
+
+    def ready() -> bool:
+        with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as r:
+            return r.status == 200
+
     t0 = time.monotonic()
-    with log_path.open("w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 90
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError("jupyter lab exited:\n" + log_path.read_text())
-                try:
-                    with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise TimeoutError(log_path.read_text())
-                time.sleep(0.25)
-            timings["lab_server_ready_s"] = round(time.monotonic() - t0, 2)
-            yield {"url": base, "token": token, "root": root, "log": log_path}
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    log_path = root / "lab.log"
+    with serve(cmd, env=env, log_path=log_path, ready=ready, timeout=90, name="jupyter lab"):
+        timings["lab_server_ready_s"] = round(time.monotonic() - t0, 2)
+        yield {"url": base, "token": token, "root": root, "log": log_path}
 
 
 @pytest.fixture(scope="session")

@@ -9,14 +9,13 @@ from __future__ import annotations
 import os
 import re
 import socket
-import subprocess
 import sys
 import time
 import uuid
 
 import pytest
 
-from .conftest import RESULTS, ROOT, _free_port
+from .conftest import RESULTS, ROOT, _free_port, serve
 
 pytestmark = pytest.mark.browser
 
@@ -31,31 +30,15 @@ def voila_server(tmp_path_factory, timings):
            "--Voila.ip=127.0.0.1", f"--port={port}", "--Voila.port_retries=0", f"--token={token}",
            "--show_tracebacks=True"]
     log_path = home / "voila.log"
+
+    def ready() -> bool:  # single-notebook Voila serves no /api; the port accepting is the signal
+        with socket.create_connection(("127.0.0.1", port), timeout=2):
+            return True
+
     t0 = time.monotonic()
-    with log_path.open("w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 60
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError("voila exited:\n" + log_path.read_text())
-                try:  # single-notebook Voila serves no /api; the port accepting is the signal
-                    with socket.create_connection(("127.0.0.1", port), timeout=2):
-                        break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise TimeoutError(log_path.read_text())
-                time.sleep(0.25)
-            timings["voila_server_ready_s"] = round(time.monotonic() - t0, 2)
-            yield {"url": f"{base}/?token={token}", "log": log_path}
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    with serve(cmd, env=env, log_path=log_path, ready=ready, timeout=60, name="voila", cwd=ROOT):
+        timings["voila_server_ready_s"] = round(time.monotonic() - t0, 2)
+        yield {"url": f"http://127.0.0.1:{port}/?token={token}", "log": log_path}
 
 
 def test_voila_demo_renders_every_widget_and_recomputes_on_typing(voila_server, page, timings):
