@@ -1,10 +1,11 @@
 """``embias nli``: the NLI bias probes of Dev et al. (2020) from the command line.
 
-    embias nli (--probe NAME | --pairs FILE.csv) [--model M] [--format json|table] [--per-pair]
+    embias nli (--probe NAME | --pairs FILE.csv) [--model M] [--format table|json] [--per-pair]
                [--scheduler tcp://host:8786 | --workers N] [--limit N] [--chunk-size N]
-               [--results-dir DIR] [--style authors|paper] [--tau T ...] [--top-k K] [--output FILE.csv]
+               [--results-dir DIR [--fresh]] [--style authors|paper] [--tau T ...] [--top-k K]
+               [--output FILE.csv] [--timeout S]
 
-Prints one JSON object: ``model``, ``n_pairs``, and ``pairs`` (over sentence
+Prints a table, or with ``--format json`` one JSON object: ``model``, ``n_pairs``, and ``pairs`` (over sentence
 pairs) and ``word_pairs`` (over word pairs after averaging each over its
 templates), each with ``net_neutral``, ``fraction_neutral`` and
 ``threshold_<tau>``; ``--per-pair`` adds ``per_pair`` rows with
@@ -35,7 +36,8 @@ def add_nli(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", default="embias-demo-nli", metavar="NAME_OR_PATH",
                    help="registered NLI model (default embias-demo-nli, a DEMO), hub name or directory of an "
                    "AutoModelForSequenceClassification NLI model")
-    p.add_argument("--format", choices=("json", "table"), default="json")
+    p.add_argument("--format", choices=("table", "json"), default="table",
+                   help="table for reading (as weat and pll), or json: one object with every measure")
     p.add_argument("--per-pair", action="store_true", help="add per-pair entailment/neutral/contradiction rows")
     p.add_argument("--output", metavar="FILE.csv",
                    help="also write every pair with its (e, n, c) to this CSV (the authors' columns + 3), streamed")
@@ -44,7 +46,11 @@ def add_nli(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N processes")
     p.add_argument("--limit", type=int, metavar="N", help="score only the first N pairs")
     p.add_argument("--chunk-size", type=int, default=4096, metavar="N", help="pairs per chunk (default 4096)")
-    p.add_argument("--results-dir", metavar="DIR", help="write each finished chunk here; a re-run resumes")
+    p.add_argument("--results-dir", metavar="DIR",
+                   help="write each finished chunk here; a re-run of the very same run (same pairs content, "
+                   "model files and options) resumes, anything else is refused")
+    p.add_argument("--fresh", action="store_true",
+                   help="with --results-dir: delete the chunks already there and start over")
     p.add_argument("--style", choices=("authors", "paper"), default="authors",
                    help="sentences of --probe: 'A driver bought a phone .' (authors' generator, default) or "
                    "'The driver bought a phone.' (paper)")
@@ -77,12 +83,23 @@ def _quiet_transformers() -> None:
     hf_logging.disable_progress_bar()
 
 
+def _iv_nli_args(args: argparse.Namespace) -> None:
+    """Options the parser cannot check alone, each error naming its flag."""
+    import math
+
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    if not (math.isfinite(args.timeout) and args.timeout > 0):
+        raise ValueError(f"--timeout must be a positive number of seconds (e.g. --timeout 5), got {args.timeout:g}")
+    if args.fresh and not args.results_dir:
+        raise ValueError("--fresh starts a --results-dir over: give --results-dir DIR with it")
+
+
 def run_nli(args: argparse.Namespace, out: Any) -> int:
     from .analysis.nli import NliProbe
     from .stimuli.nli_probes import CsvPairs, load_probe
 
-    if args.workers is not None and args.workers < 1:
-        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    _iv_nli_args(args)
     source = load_probe(args.probe, style=args.style) if args.probe else CsvPairs(args.pairs)
     if not args.progress:
         _quiet_transformers()
@@ -93,7 +110,7 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
                          limit=args.limit, model_options=options)
         result = probe.run(scheduler=args.scheduler, workers=args.workers, results_dir=args.results_dir,
                            per_pair=args.per_pair or bool(args.output), progress=args.progress,
-                           connect_timeout=args.timeout)
+                           connect_timeout=args.timeout, fresh=args.fresh)
     except TypeError as err:  # e.g. a model that is not a sequence classifier
         raise ValueError(str(err)) from err
     if args.output:
@@ -118,6 +135,8 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
         out.write("\n")
         return 0
     out.write(f"model {obj['model']}  probe {obj['probe']}  pairs {obj['n_pairs']:,}\n")
+    for note in obj.get("notes", []):  # a subset, re-scored chunks: the table says so, as the JSON does
+        out.write(f"note: {note}\n")
     if "note" in obj:
         out.write(f"note: {obj['note']}\n")
     measures = list(obj["pairs"])

@@ -24,6 +24,7 @@ class Keyed:
     """A deterministic fake classifier: probabilities from a hash of the pair (no model)."""
 
     name, description = "keyed", "hash-based probabilities"
+    fingerprint = "keyed-dirichlet-1-2-1"  # its scores depend on nothing else (a resumable run needs one)
 
     def predict(self, premises, hypotheses):
         out = []

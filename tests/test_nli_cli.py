@@ -22,7 +22,7 @@ def run(*argv):
 
 def test_probe_json_object():
     code, text = run("nli", "--probe", "gender-occupation", "--model", str(tiny_nli_dir()), "--limit", "300",
-                     "--chunk-size", "128", "--device", "cpu")
+                     "--chunk-size", "128", "--device", "cpu", "--format", "json")
     assert code == 0
     obj = json.loads(text)
     assert obj["n_pairs"] == 300 and obj["model"] == str(tiny_nli_dir())
@@ -38,7 +38,7 @@ def test_pairs_file_with_per_pair_rows_equals_the_probe(tmp_path):
     probe = load_probe("religion-polarity", style="paper")
     write_pairs_csv(probe.iter_pairs(0, 50), path)
     code, text = run("nli", "--pairs", str(path), "--model", str(tiny_nli_dir("mnli")), "--per-pair",
-                     "--tau", "0.4", "--device", "cpu", "--output", str(tmp_path / "scored.csv"))
+                     "--tau", "0.4", "--device", "cpu", "--output", str(tmp_path / "scored.csv"), "--format", "json")
     assert (tmp_path / "scored.csv").read_text().count("\n") == 51
     assert code == 0
     obj = json.loads(text)
@@ -50,7 +50,7 @@ def test_pairs_file_with_per_pair_rows_equals_the_probe(tmp_path):
     assert obj["pairs"]["net_neutral"] == pytest.approx(nn, rel=1e-9)
     assert obj["pairs"]["threshold_0.4"] == pytest.approx(sum(r["neutral"] > 0.4 for r in rows) / 50)
     code, same = run("nli", "--probe", "religion-polarity", "--style", "paper", "--limit", "50", "--model",
-                     str(tiny_nli_dir("mnli")), "--tau", "0.4", "--device", "cpu")
+                     str(tiny_nli_dir("mnli")), "--tau", "0.4", "--device", "cpu", "--format", "json")
     assert json.loads(same)["pairs"] == obj["pairs"]
 
 

@@ -18,9 +18,11 @@ Engines (:meth:`NliProbe.run`):
   engine's exactly (same chunks, same model, same order of float sums).
 
 With ``results_dir`` every finished chunk is written to its own file (written
-to a temporary name, then renamed) next to a ``run.json`` manifest; a re-run
-with the same probe, model and options loads the finished chunks and scores
-only the rest, so an interrupted run loses no finished chunk. ``on_chunk``
+to a temporary name, then renamed) next to a ``run.json`` manifest holding a
+fingerprint of the pairs' content, the model's files and every option that
+changes scores (:mod:`.nli_results`); a re-run with the very same fingerprint
+loads the finished chunks and scores only the rest, so an interrupted run loses
+no finished chunk, and anything else is refused (``fresh=True`` starts over). ``on_chunk``
 receives the result reduced so far after each chunk (the widget draws
 partial results with it).
 """
@@ -28,7 +30,6 @@ partial results with it).
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -41,6 +42,7 @@ import numpy as np
 from ..metrics.neutrality import DEFAULT_TAUS, LABELS, NeutralityStats, TopPairs, threshold_key
 from ..models.nli_classifiers import check_probabilities, is_nli_classifier, load_nli_model
 from ..stimuli.nli_probes import PairSource, load_pairs
+from .nli_results import NEUTRAL_OPTIONS, ChunkResult, NliRunError, chunk_path, open_results
 
 ENGINES = ("local", "dask")
 DEMO_NOTE = (
@@ -54,57 +56,7 @@ LEVEL_NOTES = {
 }
 
 
-class NliRunError(ValueError):
-    """A run that cannot start or continue (cluster unreachable, results dir of another run)."""
-
-
 # -- one chunk ------------------------------------------------------------------------------------------
-@dataclass
-class ChunkResult:
-    """What a chunk of pairs ``start .. stop-1`` leaves behind."""
-
-    start: int
-    stop: int
-    stats: NeutralityStats
-    top: dict[str, TopPairs]  # "entailment", "contradiction" -> k largest, by pair index
-    top_probs: dict[int, np.ndarray]  # (e, n, c) of every pair in ``top``
-    seconds: float = 0.0
-    probs: np.ndarray | None = None  # (stop - start, 3) when per-pair rows are kept
-
-    def save(self, path: Path) -> None:
-        """Write atomically (temporary file, then rename)."""
-        idx = np.array(sorted(self.top_probs), dtype=np.int64)
-        arrays: dict[str, Any] = dict(
-            range=np.array([self.start, self.stop]), taus=np.array(self.stats.taus), seconds=np.array(self.seconds),
-            keys_p=np.array([k[0] for k in self.stats.keys], dtype=str),
-            keys_h=np.array([k[1] for k in self.stats.keys], dtype=str),
-            count=self.stats.count, sums=self.stats.sums, argmax=self.stats.argmax, above=self.stats.above,
-            top_idx=idx, top_probs=np.array([self.top_probs[i] for i in idx]).reshape(-1, 3),
-        )
-        for label, top in self.top.items():
-            arrays[f"top_{label}_k"] = np.array(top.k)
-            arrays[f"top_{label}_values"] = top.values
-            arrays[f"top_{label}_indices"] = top.indices
-        if self.probs is not None:
-            arrays["probs"] = self.probs
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as handle:
-            np.savez(handle, **arrays)
-        os.replace(tmp, path)
-
-    @classmethod
-    def load(cls, path: Path) -> ChunkResult:
-        with np.load(path, allow_pickle=False) as z:
-            keys = list(zip(z["keys_p"].tolist(), z["keys_h"].tolist(), strict=True))
-            stats = NeutralityStats(tuple(z["taus"].tolist()), keys, z["count"], z["sums"], z["argmax"], z["above"])
-            top = {label: TopPairs(int(z[f"top_{label}_k"]), z[f"top_{label}_values"], z[f"top_{label}_indices"])
-                   for label in ("entailment", "contradiction")}
-            top_probs = dict(zip(z["top_idx"].tolist(), z["top_probs"], strict=True))
-            start, stop = (int(x) for x in z["range"])
-            probs = z["probs"] if "probs" in z.files else None
-            return cls(start, stop, stats, top, top_probs, float(z["seconds"]), probs)
-
-
 def score_chunk(classifier: Any, source: PairSource, start: int, stop: int, *, taus: Sequence[float],
                 top_k: int, per_pair: bool = False) -> ChunkResult:
     """Generate pairs ``start .. stop-1``, score them, reduce them (the unit of work of every engine)."""
@@ -124,10 +76,19 @@ _WORKER_MODELS: dict[str, Any] = {}
 
 
 def _cached_model(spec: Any, options: dict[str, Any]) -> Any:
-    """The classifier of ``spec`` in this process, loaded once (a Dask worker keeps it across tasks)."""
+    """The classifier of ``spec`` in this process, loaded once (a Dask worker keeps it across tasks).
+
+    Kept under the model's content fingerprint, not its name: a model retrained into the same folder is
+    loaded again. A model that cannot be fingerprinted (a user-registered name) is loaded each time."""
+    from ..models.fingerprints import FingerprintError, model_fingerprint
+
     if not isinstance(spec, str):
         return load_nli_model(spec)
-    key = json.dumps([spec, options], sort_keys=True, default=str)
+    try:
+        fingerprint = model_fingerprint(spec)
+    except FingerprintError:
+        return load_nli_model(spec, **options)
+    key = json.dumps([spec, options, fingerprint], sort_keys=True, default=str)
     if key not in _WORKER_MODELS:
         _WORKER_MODELS[key] = load_nli_model(spec, **options)
     return _WORKER_MODELS[key]
@@ -275,15 +236,14 @@ class NliProbeResult:
     def write_pairs_csv(self, path: str | Path) -> int:
         """Stream the per-pair rows (``per_pair=True`` runs) to a CSV file, chunk by chunk: the authors' columns
         plus ``entailment``, ``neutral``, ``contradiction``. Returns the number of rows."""
-        import csv
-
         from ..stimuli.nli_probes import CSV_COLUMNS
+        from ..stimuli.spreadsheet_safe import safe_writer
 
         if any(c.probs is None for c in self.chunks):
             raise ValueError("per-pair rows were not kept: run with per_pair=True")
         n = 0
         with open(path, "w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
+            writer = safe_writer(handle)
             writer.writerow([*CSV_COLUMNS, *LABELS])
             for c in sorted(self.chunks, key=lambda c: c.start):
                 for pair, p in zip(self.source.iter_pairs(c.start, c.stop), c.probs, strict=True):
@@ -384,6 +344,7 @@ class NliProbe:
         self.n_pairs = n if limit is None else min(n, int(limit))
         self._model: Any = None
         self._stop = threading.Event()
+        self._resume_notes: list[str] = []
 
     def __repr__(self) -> str:
         return f"NliProbe({self.source.name!r}, {self.n_pairs:,} pairs, model={self.model_name!r})"
@@ -446,51 +407,60 @@ class NliProbe:
         })
 
     # -- persistence -------------------------------------------------------------------------------------------
-    def _manifest(self) -> dict[str, Any]:
-        return {"probe": self.source.name, "n_pairs": self.n_pairs, "source_pairs": len(self.source),
-                "model": self.model_name, "model_options": self.model_options, "taus": list(self.taus),
-                "chunk_size": self.chunk_size, "top_k": self.top_k,
-                "first_id": next(iter(self.source.iter_pairs(0, 1))).id}
+    def model_fingerprint(self) -> str:
+        """Content fingerprint of the model (:mod:`embias_widgets.models.fingerprints`); NliRunError if none."""
+        from ..models.fingerprints import FingerprintError, model_fingerprint, object_fingerprint
 
-    def _open_results(self, results_dir: Path | None, per_pair: bool) -> dict[int, ChunkResult]:
+        try:
+            try:
+                return model_fingerprint(self.model_spec)
+            except FingerprintError:
+                if not isinstance(self.model_spec, str):
+                    raise
+                return object_fingerprint(self.model)  # e.g. a user-registered name: fingerprint what it loads
+        except FingerprintError as err:
+            raise NliRunError(f"results_dir needs a model whose content can be fingerprinted: {err}") from None
+
+    def _determines(self, per_pair: bool) -> dict[str, Any]:
+        """Everything that fixes the numbers of this run (compared exactly on resume)."""
+        from ..stimuli.fingerprints import pairs_fingerprint
+
+        options = {k: v for k, v in sorted(self.model_options.items()) if k not in NEUTRAL_OPTIONS}
+        return {"pairs": pairs_fingerprint(self.source), "n_pairs": self.n_pairs, "model": self.model_fingerprint(),
+                "model_options": json.loads(json.dumps(options, default=str)), "taus": list(self.taus),
+                "chunk_size": self.chunk_size, "top_k": self.top_k, "per_pair": bool(per_pair)}
+
+    def _open_results(self, results_dir: Path | None, per_pair: bool, fresh: bool) -> dict[int, ChunkResult]:
+        self._resume_notes = []
         if results_dir is None:
             return {}
-        results_dir.mkdir(parents=True, exist_ok=True)
-        manifest = {**self._manifest(), "per_pair": per_pair}
-        path = results_dir / "run.json"
-        if path.exists():
-            old = json.loads(path.read_text())
-            if old != json.loads(json.dumps(manifest, default=str)):
-                diff = sorted(k for k in manifest if old.get(k) != json.loads(json.dumps(manifest[k], default=str)))
-                raise NliRunError(f"{results_dir} holds results of another run (differs in {', '.join(diff)}): "
-                                  "give an empty results directory or the same probe, model and options")
-        else:
-            path.write_text(json.dumps(manifest, indent=1, default=str))
-        done = {}
-        for f in sorted(results_dir.glob("chunk_*.npz")):
-            c = ChunkResult.load(f)
-            done[c.start] = c
+        about = {"probe": self.source.name, "model": self.model_name, "source_pairs": len(self.source),
+                 "pairs_file": str(getattr(self.source, "path", "")),
+                 "first_id": next(iter(self.source.iter_pairs(0, 1))).id}
+        done, notes = open_results(results_dir, self._determines(per_pair), about, ranges=self.chunk_ranges(),
+                                   taus=self.taus, fresh=fresh)
+        self._resume_notes = notes
         return done
-
-    @staticmethod
-    def _chunk_path(results_dir: Path, start: int, stop: int) -> Path:
-        return results_dir / f"chunk_{start:012d}_{stop:012d}.npz"
 
     # -- running -----------------------------------------------------------------------------------------------
     def run(self, *, engine: str = "local", scheduler: str | None = None, workers: int | None = None,
             results_dir: str | Path | None = None, per_pair: bool = False,
             on_chunk: Callable[[NliProbeResult], Any] | None = None, progress: bool = False,
-            connect_timeout: float = 5.0) -> NliProbeResult:
+            connect_timeout: float = 5.0, fresh: bool = False) -> NliProbeResult:
         """Score every pair (or the first ``limit``) and return the reduced result.
 
         ``engine="dask"`` (implied by ``scheduler`` or ``workers``) runs chunks on a cluster;
-        ``on_chunk(result_so_far)`` is called after each finished chunk.
+        ``on_chunk(result_so_far)`` is called after each finished chunk. With ``results_dir`` a run resumes
+        only from a directory whose manifest has this run's exact fingerprint (else :class:`NliRunError`
+        says what changed); ``fresh=True`` deletes that directory's chunks and manifest and starts over.
         """
         if scheduler is not None or workers is not None:
             engine = "dask"
         _iv_run(self.chunk_size, self.top_k, self.taus, engine)
+        if not (np.isfinite(connect_timeout) and connect_timeout > 0):
+            raise ValueError(f"`connect_timeout` must be a positive number of seconds, got {connect_timeout}")
         out_dir = None if results_dir is None else Path(results_dir).expanduser()
-        done = self._open_results(out_dir, per_pair)
+        done = self._open_results(out_dir, per_pair, fresh)
         todo = [(a, b) for a, b in self.chunk_ranges() if a not in done]
         t0 = time.perf_counter()
         bar = None
@@ -505,7 +475,7 @@ class NliProbe:
         def finished(c: ChunkResult) -> None:
             done[c.start] = c
             if out_dir is not None:
-                c.save(self._chunk_path(out_dir, c.start, c.stop))
+                c.save(chunk_path(out_dir, c.start, c.stop))
             if bar is not None:
                 bar.update(c.stop - c.start)
             if on_chunk is not None:  # running merge in arrival order: cheap, for display only
@@ -540,9 +510,9 @@ class NliProbe:
             description = available_models().get(self.model_spec, "")
         else:
             description = str(getattr(self.model_spec, "description", ""))
-        notes = ()
+        notes: tuple[str, ...] = tuple(getattr(self, "_resume_notes", ()))
         if self.n_pairs < len(self.source):
-            notes = (f"a subset: the first {self.n_pairs:,} of {len(self.source):,} pairs",)
+            notes = (f"a subset: the first {self.n_pairs:,} of {len(self.source):,} pairs", *notes)
         return NliProbeResult.reduce(
             list(parts), taus=self.taus, top_k=self.top_k, model=self.model_name, model_description=description,
             probe=self.source.name, source=self.source, n_pairs=self.n_pairs, seconds=seconds, engine=engine,

@@ -8,11 +8,16 @@ sums the last 4 layers: ``layer="sum-last4"``; the default is the last layer, as
 sentence-transformers uses MiniLM). These are gloss-only vectors, one documented
 component of LMMS, not full LMMS (which adds SemCor-supervised vectors propagated through WordNet).
 
-Vectors are cached per (encoder, options, sense key): a second run encodes nothing new.
+Vectors are cached per (encoder content, options, WordNet, sense key): a second run encodes nothing new.
+The encoder is keyed by its content fingerprint (:mod:`embias_widgets.models.fingerprints`: a hash of
+its weights and tokenizer), never by its name, so two encoders that share a name, or a model retrained in
+the same folder, never share vectors; an encoder that cannot be fingerprinted shares its
+cache only with itself (the same object).
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +26,9 @@ import numpy as np
 from .base import SenseVectors
 
 DEFAULT_GLOSS_ENCODER = "all-MiniLM-L6-v2"
-_GLOSS_CACHE: dict[tuple[str, str], dict[str, np.ndarray]] = {}
+_GLOSS_CACHE: dict[tuple[str, str, str], dict[str, np.ndarray]] = {}
+_OBJECT_CACHES: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], dict[str, np.ndarray]]] = (
+    weakref.WeakKeyDictionary())
 
 
 def gloss_text(sense: Any) -> str:
@@ -30,7 +37,24 @@ def gloss_text(sense: Any) -> str:
 
 
 def clear_gloss_cache() -> None:
+    """Forget every cached gloss vector."""
     _GLOSS_CACHE.clear()
+    _OBJECT_CACHES.clear()
+
+
+def _gloss_cache(encoder: Any, options: str, wordnet_source: str) -> dict[str, np.ndarray]:
+    """The shared cache of this encoder's content, options and WordNet (a private one if unfingerprintable)."""
+    from ..fingerprints import FingerprintError, object_fingerprint
+
+    try:
+        fingerprint = object_fingerprint(encoder)
+    except FingerprintError:  # shared only by this very object (held weakly: no id reuse after it is gone)
+        try:
+            per_object = _OBJECT_CACHES.setdefault(encoder, {})
+        except TypeError:  # not weak-referenceable or not hashable
+            return {}
+        return per_object.setdefault((options, wordnet_source), {})
+    return _GLOSS_CACHE.setdefault((fingerprint, options, wordnet_source), {})
 
 
 class GlossSenseVectors(SenseVectors):
@@ -51,7 +75,7 @@ class GlossSenseVectors(SenseVectors):
         self.wordnet = wordnet if wordnet is not None else load_wordnet()
         self.name = f"gloss:{getattr(encoder, 'name', type(encoder).__name__)}"
         self.options = getattr(encoder, "options", "")
-        self._cache = _GLOSS_CACHE.setdefault((self.name, self.options), {})
+        self._cache = _gloss_cache(encoder, str(self.options), str(getattr(self.wordnet, "source", "")))
         self._dim: int | None = None
 
     def __repr__(self) -> str:

@@ -160,7 +160,11 @@ class TransformerSentenceEncoder:
         self.progress = progress
         self.model.to(self.device)
         self.model.eval()
-        key = (cache_key or f"{name}@{id(model)}", f"{self.options},max_length={self.max_length}")
+        if cache_key is None:  # a hash of the weights and tokenizer, never id(model) (a later model may reuse it)
+            from ..fingerprints import object_fingerprint
+
+            cache_key = "weights:" + object_fingerprint(self)
+        key = (cache_key, f"{self.options},max_length={self.max_length}")
         self._cache = _ENCODING_CACHE.setdefault(key, {})
         self._unknown_only: set[str] = set()  # sentences seen only as unknown tokens
         self._unknown_checked: set[str] = set()
@@ -184,13 +188,16 @@ class TransformerSentenceEncoder:
                 f"use {', '.join(sorted(_ENCODER_OPTIONS))} (casing follows the model's tokenizer)"
             )
         device = options.pop("device", None) or _default_device()
-        model, tokenizer = _load_pretrained(str(name_or_path), device)
+        from ..fingerprints import fingerprint_or_none
+
+        fingerprint = fingerprint_or_none(name_or_path)  # content, not the path: a retrained folder is another model
+        model, tokenizer = _load_pretrained(str(name_or_path), device, fingerprint)
         return cls(
             model,
             tokenizer,
             name=name or str(name_or_path),
             device=device,
-            cache_key=f"{name_or_path}@{device}",
+            cache_key=None if fingerprint is None else f"{fingerprint}@{device}",
             **options,
         )
 
@@ -322,8 +329,9 @@ def _model_limit(model: Any, tokenizer: Any) -> int:
 
 
 @functools.lru_cache(maxsize=4)
-def _load_pretrained(name_or_path: str, device: str) -> tuple[Any, Any]:
-    """One ``(model, tokenizer)`` per name and device, shared by every encoder."""
+def _load_pretrained(name_or_path: str, device: str, fingerprint: str | None = None) -> tuple[Any, Any]:
+    """One ``(model, tokenizer)`` per name, device and content fingerprint, shared by every encoder
+    (``fingerprint`` is part of the key only: a model retrained in the same folder is loaded again)."""
     from transformers import AutoModel, AutoTokenizer
 
     from .hub import check_device, check_model_dir, from_pretrained
