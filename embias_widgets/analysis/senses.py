@@ -15,7 +15,6 @@ all sense pairs, which names the senses that won each comparison.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,185 +22,31 @@ import numpy as np
 from ..metrics import AssociationResult, weat
 from ..metrics.senses import MaxSenseResult, sense_weat
 from ..models.sense_vectors import SenseVectors, load_sense_model
-from ..palette import altair_scale
 from ..stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items
 from ..stimuli.wordnet import UnknownSenseError, WordNet, load_wordnet
+from .association import MergedItems
+from .sense_result import LEVEL_TITLES, LEVELS, ResolvedItem, SenseAssociationResult, altair_scale_colors
+
+__all__ = [
+    "LEVELS",
+    "LEVEL_TITLES",
+    "SENSE_MODES",
+    "ResolvedItem",
+    "SenseAssociationResult",
+    "SenseAssociationTest",
+    "SenseInputError",
+    "altair_scale_colors",
+    "is_sense_model",
+    "run_sense_suite",
+    "uses_senses",
+]
 
 SENSE_MODES = ("max", "average")
-LEVELS = ("sense", "word_average", "word_max")
-LEVEL_TITLES = {
-    "sense": "senses as given",
-    "word_average": "word (eq. 7 average of senses)",
-    "word_max": "word (max over sense pairs)",
-}
 
 
 class SenseInputError(ValueError):
     """A sense test that cannot run as given: names the set, the item and the fix."""
 
-
-@dataclass(frozen=True)
-class ResolvedItem:
-    """How one item was read: a sense key, or a lemma with the keys it stands for."""
-
-    item: str
-    lemma: str
-    keys: tuple[str, ...]  # one key for a key item; all the lemma's keys for a lemma item
-    is_key: bool
-
-
-@dataclass(frozen=True)
-class SenseAssociationResult:
-    """Sense WEAT and its word-level twins."""
-
-    test: str
-    model: str
-    options: str
-    senses: str
-    categories: dict[str, str]
-    items: dict[str, tuple[ResolvedItem, ...]]
-    sense: MaxSenseResult | AssociationResult
-    word_average: AssociationResult
-    word_max: MaxSenseResult
-    lemma_keys: dict[str, tuple[str, ...]]  # every lemma's sense keys, the rows of its word-level groups
-    notes: tuple[str, ...]
-
-    def core(self, level: str = "sense") -> AssociationResult:
-        if level not in LEVELS:
-            raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
-        res = getattr(self, level)
-        return res.result if isinstance(res, MaxSenseResult) else res
-
-    @property
-    def effect_size(self) -> float | None:
-        return self.core().effect_size
-
-    @property
-    def pvalue(self) -> float:
-        return self.core().pvalue
-
-    def summary(self) -> str:
-        parts = []
-        for level in LEVELS:
-            d = self.core(level).effect_size
-            parts.append(f"{level} d = {'undefined' if d is None else f'{d:+.3f}'} (p = {self.core(level).pvalue:.3g})")
-        return f"{self.test} on {self.model}: " + "; ".join(parts)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready record: the sense result in the CLI's usual fields, the twins beside it."""
-        core = self.core()
-        out: dict[str, Any] = {
-            "test": self.test,
-            "model": self.model,
-            "options": self.options,
-            "effect_size": core.effect_size,
-            "effect_size_note": core.effect_size_note,
-            "p_value": core.pvalue,
-            "statistic": core.statistic,
-            "exact": core.exact,
-            "method": core.method,
-            "alternative": core.alternative,
-            "n_permutations": core.n_permutations,
-            "variant": core.variant,
-            "ddof": core.ddof,
-            **{f"num_{k}": len(v) for k, v in self.items.items()},
-            "categories": self.categories,
-            "senses": self.senses,
-            "items": {k: [r.item for r in v] for k, v in self.items.items()},
-            "word_level": {
-                level: {"effect_size": self.core(level).effect_size, "p_value": self.core(level).pvalue}
-                for level in ("word_average", "word_max")
-            },
-            "notes": list(self.notes),
-        }
-        return out
-
-    def _keys(self, level: str, r: ResolvedItem) -> tuple[str, ...]:
-        if level == "word_max":
-            return self.lemma_keys[r.lemma]
-        if r.is_key or self.senses == "max":
-            return r.keys
-        return (f"{r.lemma} (eq. 7 average)",)
-
-    def _winner_keys(self, level: str, index: int, side: str) -> tuple[str, str]:
-        res = getattr(self, level)
-        if not isinstance(res, MaxSenseResult):
-            return "", ""
-        targets = [*self.items["targ1"], *self.items["targ2"]]
-        attrs = self.items["attr1" if side == "a" else "attr2"]
-        w = res.winners
-        t_sense = int(getattr(w, f"target_sense_{side}")[index])
-        a_item = int(getattr(w, f"attribute_{side}")[index])
-        a_sense = int(getattr(w, f"attribute_sense_{side}")[index])
-        return self._keys(level, targets[index])[t_sense], self._keys(level, attrs[a_item])[a_sense]
-
-    def per_item(self) -> Any:
-        """Tidy DataFrame: one row per (level, target item) with s(w, A, B) and the winning senses."""
-        import pandas as pd
-
-        rows = []
-        targets = [("targ1", r) for r in self.items["targ1"]] + [("targ2", r) for r in self.items["targ2"]]
-        for level in LEVELS:
-            core = self.core(level)
-            assoc = np.concatenate([core.association_x, core.association_y])
-            for i, (key, item) in enumerate(targets):
-                won_t_a, won_a = self._winner_keys(level, i, "a")
-                won_t_b, won_b = self._winner_keys(level, i, "b")
-                rows.append(
-                    {
-                        "level": level,
-                        "set": key,
-                        "category": self.categories[key],
-                        "item": item.item,
-                        "lemma": item.lemma,
-                        "association": float(assoc[i]),
-                        "target_sense_vs_attr1": won_t_a,
-                        "attr1_sense": won_a,
-                        "target_sense_vs_attr2": won_t_b,
-                        "attr2_sense": won_b,
-                    }
-                )
-        return pd.DataFrame(rows)
-
-    def levels(self) -> Any:
-        """DataFrame: effect size and p-value per level (sense result and its word-level twins)."""
-        import pandas as pd
-
-        return pd.DataFrame(
-            [
-                {
-                    "level": level,
-                    "title": LEVEL_TITLES[level],
-                    "effect_size": self.core(level).effect_size,
-                    "p_value": self.core(level).pvalue,
-                    "variant": self.core(level).variant,
-                }
-                for level in LEVELS
-            ]
-        )
-
-    def chart(self) -> Any:
-        """altair: effect size per level side by side (the sense-vs-word contrast of Zhou et al. Table 2)."""
-        import altair as alt
-
-        frame = self.levels().dropna(subset=["effect_size"])
-        colors = {LEVEL_TITLES[k]: c for k, c in zip(LEVELS, altair_scale_colors(), strict=True)}
-        return (
-            alt.Chart(frame, title=f"{self.test} on {self.model}")
-            .mark_bar()
-            .encode(
-                x=alt.X("effect_size:Q", title="effect size d"),
-                y=alt.Y("title:N", sort=[LEVEL_TITLES[k] for k in LEVELS], title=None),
-                color=alt.Color("title:N", legend=None, scale=altair_scale(colors)),
-                tooltip=["title", alt.Tooltip("effect_size:Q", format="+.3f"), alt.Tooltip("p_value:Q", format=".3g")],
-            )
-        )
-
-
-def altair_scale_colors() -> list[str]:
-    from ..palette import group_colors
-
-    return list(group_colors(list(LEVELS)).values())
 
 
 class SenseAssociationTest:
@@ -358,17 +203,19 @@ class SenseAssociationTest:
         sets = [[item_vectors(r) for r in resolved[k]] for k in SET_KEYS]
         sense = sense_weat(*sets, rng=self.seed, **self.options)
         # the word-level twins depend only on the lemmas: picking another sense of a lemma reuses them
-        lemmas = tuple(tuple(r.lemma for r in resolved[k]) for k in SET_KEYS)
+        word_items, merged = _one_item_per_lemma(resolved)
+        lemmas = tuple(tuple(r.lemma for r in word_items[k]) for k in SET_KEYS)
         model_state = (self.model.name, self.model.options, getattr(self.model, "version", 0))
         twin_key = (lemmas, model_state, self.word_variant, self.seed, tuple(sorted(self.options.items())))
         if twin_key not in self._twins:
-            word_sets = [[groups[r.lemma] for r in resolved[k]] for k in SET_KEYS]
+            word_sets = [[groups[r.lemma] for r in word_items[k]] for k in SET_KEYS]
             word_max = sense_weat(*word_sets, rng=self.seed, **self.options)
             X, Y, A, B = (np.vstack([g.mean(axis=0) for g in s]) for s in word_sets)
             word_average = weat(X, Y, A, B, variant=self.word_variant, rng=self.seed, **self.options)
             self._twins = {twin_key: (word_average, word_max)}
         word_average, word_max = self._twins[twin_key]
         notes = list(self.spec.notes) + list(self._notes.values())
+        notes += [f"word level: {m.message()} (senses of one lemma)" for m in merged]
         if self.senses == "average" and any(not r.is_key for k in SET_KEYS for r in resolved[k]):
             notes.append("lemma items use the eq. 7 average of their sense vectors (senses='average')")
         return SenseAssociationResult(
@@ -385,7 +232,34 @@ class SenseAssociationTest:
             word_max=word_max,
             lemma_keys=lemma_keys,
             notes=tuple(notes),
+            merged=merged,
+            word_items=word_items,
         )
+
+
+def _one_item_per_lemma(
+    resolved: dict[str, tuple[ResolvedItem, ...]],
+) -> tuple[dict[str, tuple[ResolvedItem, ...]], tuple[MergedItems, ...]]:
+    """The word-level items of each set: one per lemma (the first item of it), and what was merged.
+
+    At the word level every item is replaced by its lemma, so two senses of one lemma in one set
+    are one word with one vector; counted twice they would weigh that word double (with two such
+    items per set, eq. 7's d came out +-sqrt(3) whatever the vectors). As a word test merges
+    spellings the model maps to one vector (:class:`MergedItems`), the first item stands for the lemma.
+    """
+    word_items: dict[str, tuple[ResolvedItem, ...]] = {}
+    merged: list[MergedItems] = []
+    for key in SET_KEYS:
+        first: dict[str, ResolvedItem] = {}
+        same: dict[str, list[str]] = {}
+        for r in resolved[key]:
+            if r.lemma in first:
+                same.setdefault(r.lemma, []).append(r.item)
+            else:
+                first[r.lemma] = r
+        word_items[key] = tuple(first.values())
+        merged += [MergedItems(key, first[lemma].item, tuple(items)) for lemma, items in same.items()]
+    return word_items, tuple(merged)
 
 
 def is_sense_model(spec: Any) -> bool:

@@ -41,6 +41,7 @@ def sense_test_names(*, include_unrunnable: bool = False) -> list[str]:
 
 
 def is_sense_test(name: str) -> bool:
+    """Whether ``name`` is a bundled sense-level test (``"sense-weat1"``, ...)."""
     return isinstance(name, str) and name.startswith(PREFIX) and name[len(PREFIX) :] in _data()
 
 

@@ -50,8 +50,8 @@ def load_sense_model(spec: Any, **options: Any) -> SenseVectors:
     text = str(spec)
     if text.startswith("gloss:"):
         return load_gloss_vectors(text[len("gloss:") :] or DEFAULT_GLOSS_ENCODER, **options)
-    if Path(text).expanduser().is_file():
-        return load_sense_file(text, **options)
+    if Path(text).expanduser().is_file() or Path(text).suffix in (".npz", ".txt"):
+        return load_sense_file(text, **options)  # a file path that does not exist is named as such
     raise ModelNotFoundError(
         f"unknown sense model {text!r}: give 'gloss:<encoder>' (e.g. 'gloss:{DEFAULT_GLOSS_ENCODER}') "
         "or the path of an LMMS .npz/.txt or ARES .txt file"

@@ -42,7 +42,7 @@ class SenseVectors:
         return isinstance(key, str) and self._lookup([key])[0] is not None
 
     def vectors(self, keys: Iterable[str]) -> np.ndarray:
-        """``(len(keys), dim)`` float64 array; every key must have a vector."""
+        """``(len(keys), dim)`` float64 array; every key must have a vector of finite numbers."""
         keys = list(keys)
         found = self._lookup(keys)
         missing = tuple(dict.fromkeys(k for k, v in zip(keys, found, strict=True) if v is None))
@@ -55,7 +55,14 @@ class SenseVectors:
             )
         if not keys:
             return np.zeros((0, self.dim))
-        return np.vstack([np.asarray(v, dtype=np.float64) for v in found])
+        out = np.vstack([np.asarray(v, dtype=np.float64) for v in found])
+        bad = tuple(dict.fromkeys(k for k, row in zip(keys, out, strict=True) if not np.isfinite(row).all()))
+        if bad:  # files say which line; this catches any other model (an encoder that overflowed)
+            raise ValueError(
+                f"{self.name} gave a vector holding NaN or an infinity for sense key(s) {', '.join(bad[:8])}: "
+                "a sense vector must be finite numbers; check the model or pick other keys"
+            )
+        return out
 
     def vector(self, key: str) -> np.ndarray:
         return self.vectors([key])[0]
