@@ -185,7 +185,7 @@ function render({ model, el }) {
 
   function update() {
     // a failed recompute (error) or numbers of a previous input (stale) are cleared from view
-    const failed = error.set(model.get("error") || (model.get("stale") ? "these numbers belong to a previous input" : ""));
+    const failed = error.show(model);
     const d = failed ? null : model.get("effect_size");
     const p = failed ? null : model.get("p_value");
     const cats = model.get("categories") || {};
@@ -230,7 +230,7 @@ function render({ model, el }) {
   }
   const unlisten = listen(
     model,
-    ["effect_size", "p_value", "p_provisional", "significant", "alpha", "method_text", "per_word", "categories", "error", "stale", "title", "subtitle"],
+    ["effect_size", "p_value", "p_provisional", "significant", "alpha", "method_text", "per_word", "categories", "error", "stale", "refused", "title", "subtitle"],
     update,
   );
   const unlistenBusy = listen(model, ["busy"], () => busy.set(Boolean(model.get("busy"))));

@@ -77,11 +77,11 @@ function render({ model, el }) {
   const sizeLine = h("div", { className: "nle-size" });
   const progressBar = h("progress", { className: "nle-progress", max: 1, value: 0 });
   const progressText = h("span", { className: "nle-progress-text", attrs: { "aria-live": "polite" } });
-  const scoresBox = h("div", { className: "nle-scores" });
+  const scoresBox = h("div", { className: "nle-scores embias-result" });
 
   const labelSel = select("heatmap", LABELS.map((l) => [l, `mean P(${l})`]), model.get("label"), (v) => send(model, "label", v), { className: "nle-label" });
-  const heat = h("div", { className: "nle-heat" });
-  const cellBox = h("div", { className: "nle-cell" });
+  const heat = h("div", { className: "nle-heat embias-result" });
+  const cellBox = h("div", { className: "nle-cell embias-result" });
 
   const premiseIn = h("input", { type: "text", className: "nle-premise", placeholder: "premise, e.g. The nurse bought a car.", value: model.get("premise_text"), attrs: { "aria-label": "premise" } });
   const hypothesisIn = h("input", { type: "text", className: "nle-hypothesis", placeholder: "hypothesis, e.g. The woman bought a car.", value: model.get("hypothesis_text"), attrs: { "aria-label": "hypothesis" } });
@@ -97,7 +97,7 @@ function render({ model, el }) {
   premiseIn.addEventListener("input", sendTyped);
   hypothesisIn.addEventListener("input", sendTyped);
   const typedOut = h("div", { className: "nle-typed-out", attrs: { "aria-live": "polite" } });
-  const topBox = h("div", { className: "nle-top" });
+  const topBox = h("div", { className: "nle-top embias-result" });
 
   el.append(
     bar, help.panel, errors.node, demo, sizeLine, h("div", { className: "nle-progress-row" }, progressBar, progressText),
@@ -206,7 +206,8 @@ function render({ model, el }) {
   }
 
   function drawState() {
-    errors.set(model.get("error"));
+    // an error, a refused input, or numbers of a previous probe/model/subset: greyed (.embias-result)
+    errors.show(model, { staleText: "These numbers are of the previous probe, model or subset: press Run." });
     const note = model.get("demo_note");
     demo.textContent = note;
     demo.hidden = !note;
@@ -224,7 +225,7 @@ function render({ model, el }) {
     listen(model, ["cell", "cell_pairs"], drawCell),
     listen(model, ["typed"], drawTyped),
     listen(model, ["top"], drawTop),
-    listen(model, ["error", "demo_note", "busy"], drawState),
+    listen(model, ["error", "stale", "refused", "demo_note", "busy"], drawState),
   ];
   return () => offs.forEach((off) => off());
 }

@@ -410,7 +410,7 @@ function render({ model, el }) {
       option("bias_type", "bias / sense type", model.get("group_by")),
       option("sense_key", "sense key", model.get("group_by")),
     );
-    const failed = error.set(model.get("error") || "");
+    const failed = error.show(model); // an error, or scores of previous pairs: cleared from view
     busy.node.title = `last scoring took ${Math.round(model.get("elapsed_ms") || 0)} ms`;
     drawSummary(summarySvg, summaryText, failed ? { ...summary, score: null } : summary);
     if (failed) summaryText.textContent = "bias score: not computed (see the error)";
@@ -445,6 +445,8 @@ function render({ model, el }) {
       "model_name",
       "demo_note",
       "error",
+      "stale",
+      "refused",
       "pairs",
     ],
     update,

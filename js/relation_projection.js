@@ -301,7 +301,7 @@ function render({ model, el }) {
     pairs.update();
     groups.update(colors);
     keep.checked = Boolean(model.get("keep_axis"));
-    const failed = error.set(model.get("error") || "");
+    const failed = error.show(model); // an error, or numbers of a previous input: cleared from view
     summary.textContent = failed ? "RIPA: not computed (see the error)" : model.get("summary") || "";
     notes.replaceChildren(...(model.get("notes") || []).map((n) => h("li", { text: n })));
     const points = failed ? [] : model.get("points") || [];
@@ -322,7 +322,7 @@ function render({ model, el }) {
   }
   const unlisten = listen(
     model,
-    ["pairs", "groups", "points", "domain", "ticks", "axis_label", "summary", "oov", "notes", "error", "keep_axis"],
+    ["pairs", "groups", "points", "domain", "ticks", "axis_label", "summary", "oov", "notes", "error", "stale", "refused", "keep_axis"],
     update,
   );
   const unlistenBusy = listen(model, ["busy"], () => busy.set(Boolean(model.get("busy"))));

@@ -235,7 +235,7 @@ function render({ model, el }) {
     label.hidden = !model.get("label");
     if (document.activeElement !== input && input.value !== model.get("query")) input.value = model.get("query");
     pos.value = model.get("pos") || "";
-    errors.set(model.get("error") || "");
+    errors.show(model);
     exportBox.value = model.get("export_text") || "";
     if (model.get("import_text") === "" && document.activeElement !== importBox) importBox.value = "";
     drawChips();
@@ -254,7 +254,7 @@ function render({ model, el }) {
   };
   const unlisten = listen(
     model,
-    ["label", "query", "pos", "answered", "senses", "suggestions", "message", "selected", "chips", "error",
+    ["label", "query", "pos", "answered", "senses", "suggestions", "message", "selected", "chips", "error", "refused", "stale",
       "export_text", "import_text", "source", "lookup_ms", "allow_lemmas"],
     schedule,
   );

@@ -231,7 +231,7 @@ function render({ model, el }) {
   function update() {
     for (const c of columns) c.update();
     notes.replaceChildren(...(model.get("notes") || []).map((n) => h("li", { text: n })));
-    error.set(model.get("error") || "");
+    error.show(model);
     exportBox.value = model.get("export_text") || "";
     if (model.get("import_text") === "" && document.activeElement !== importBox) importBox.value = "";
     const tests = model.get("test_choices") || [];
@@ -249,7 +249,7 @@ function render({ model, el }) {
   }
   const unlisten = listen(
     model,
-    ["sets", "oov", "merged", "notes", "error", "export_text", "import_text", "test_choices", "test_name", "model_choices", "model_name", "published"],
+    ["sets", "oov", "merged", "notes", "error", "refused", "stale", "export_text", "import_text", "test_choices", "test_name", "model_choices", "model_name", "published"],
     update,
   );
   const unlistenBusy = listen(model, ["busy"], () => {

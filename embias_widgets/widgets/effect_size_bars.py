@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import anywidget
 import traitlets
 
 from ..analysis import AssociationTestResult
 from ..metrics import AssociationResult
-from ._base import bundle
+from ._base import EmbiasWidget, bundle
 
 
 def display_test_name(name: str) -> str:
@@ -23,7 +22,7 @@ def display_test_name(name: str) -> str:
     return name
 
 
-class EffectSizeBars(anywidget.AnyWidget):
+class EffectSizeBars(EmbiasWidget):
     """Draws an :class:`AssociationTestResult` (or any metric-core result); computes nothing itself."""
 
     _esm = bundle("effect_size_bars.js")
@@ -43,6 +42,7 @@ class EffectSizeBars(anywidget.AnyWidget):
     significant = traitlets.Bool(False).tag(sync=True)
     """p < alpha."""
     alpha = traitlets.Float(0.05).tag(sync=True)
+    """The significance level, in (0, 1)."""
     method_text = traitlets.Unicode("").tag(sync=True)
     """How p was computed, e.g. "exact over 12,870 splits"."""
     p_provisional = traitlets.Bool(False).tag(sync=True)
@@ -53,15 +53,19 @@ class EffectSizeBars(anywidget.AnyWidget):
     categories = traitlets.Dict().tag(sync=True)
     cos_label = traitlets.Unicode("mean cos").tag(sync=True)
     """How the two terms of s(w) are reduced over the attribute words ("mean cos" or "max cos")."""
-    error = traitlets.Unicode("").tag(sync=True)
-    """Why the last recompute failed. While it is set the front end draws no d, p or bars."""
-    stale = traitlets.Bool(False).tag(sync=True)
-    """The numbers held belong to a previous input: the last recompute failed (see ``error``).
-    The front end clears them from view; :meth:`show` resets it."""
     busy = traitlets.Bool(False).tag(sync=True)
     """True while Python recomputes."""
     revision = traitlets.Int(0).tag(sync=True)
     """Incremented after every recompute, failed or not."""
+
+    # ``error``/``stale`` (from EmbiasWidget): while either is set the front end draws no d, p or bars.
+
+    @traitlets.validate("alpha")
+    def _valid_alpha(self, proposal: dict) -> float:
+        value = proposal["value"]
+        if not 0 < value < 1:
+            raise traitlets.TraitError(f"alpha must be between 0 and 1 (e.g. 0.05), got {value!r}")
+        return value
 
     def show(
         self, result: AssociationTestResult, *, elapsed_ms: float | None = None, title: str | None = None

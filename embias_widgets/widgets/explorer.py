@@ -19,6 +19,7 @@ from ..models import available_models, load_model
 from ..models.errors import ModelNotFoundError
 from ..stimuli import SET_KEYS, bundled_test_names, load_bundled_test
 from ..stimuli.sentence_tests import SentenceTestSpec, is_sentence_test, sentence_test_names
+from ._base import refusal_message
 from .effect_size_bars import EffectSizeBars, display_test_name
 from .word_set_editor import WordSetEditor, sets_of
 
@@ -92,6 +93,7 @@ class WeatExplorer(ipywidgets.VBox):
         self.editor.observe(self._on_edit, names="sets")
         self.editor.observe(self._on_pick_test, names="test_name")
         self.editor.observe(self._on_pick_model, names="model_name")
+        self.editor.observe(self._on_refused, names="refused")
         self.refresh()
 
     # -- building the analysis -------------------------------------------------
@@ -126,8 +128,8 @@ class WeatExplorer(ipywidgets.VBox):
         self._busy()
         try:
             analysis = self._new_analysis(name, self.analysis.model)
-        except Exception as err:  # a test that cannot be built is shown, not raised into the front end
-            self._fail(err, [])
+        except Exception as err:  # a test that cannot be built is refused and shown, not raised into the front end
+            self._refuse_pick("test_name", change, err)
             return
         self.analysis = analysis
         with self.editor.hold_sync():
@@ -151,20 +153,41 @@ class WeatExplorer(ipywidgets.VBox):
             test = self.analysis.sentence_spec if self._sentence else self.analysis.spec
             analysis = self._new_analysis(test, model)
         except Exception as err:
-            self._fail(err, [])
+            self._refuse_pick("model_name", change, err)
             return
         self.analysis = analysis
         self.refresh()
+
+    def _refuse_pick(self, trait: str, change: dict, err: Exception) -> None:
+        """A picked test or model that cannot be used is refused (the rule of ``widgets/_base``): the
+        picker goes back to the one in use, the pick and the reason are shown, the bars marked stale."""
+        handler = self._on_pick_test if trait == "test_name" else self._on_pick_model
+        self.editor.unobserve(handler, names=trait)
+        try:
+            setattr(self.editor, trait, change["old"])
+        finally:
+            self.editor.observe(handler, names=trait)
+        reason = _message_of(err)
+        with self.editor.hold_sync():
+            message = refusal_message(trait, change["new"], reason)
+            self.editor.refuse({trait: {"value": change["new"], "reason": reason, "message": message}})
+            self.editor.busy = False
+            self.editor.revision += 1
+
+    def _on_refused(self, change: dict) -> None:
+        """An input refused at the editor's trait boundary: the bars' numbers no longer match what the
+        user sees typed, so they are marked stale; once every refused input is fixed, recompute."""
+        if change["new"]:
+            self.bars.show_error(" ".join(r["message"] for r in change["new"].values()))
+        elif self.bars.stale:
+            self.refresh()
 
     def _busy(self) -> None:
         self.editor.busy = True
         self.bars.busy = True
 
     def _fail(self, err: Exception, notes: list[str]) -> None:
-        if isinstance(err, USER_ERRORS):
-            message = str(err) or type(err).__name__
-        else:  # any failure must reach the user, not a log
-            message = f"{type(err).__name__}: {err} (an internal error: please report it)"
+        message = _message_of(err)
         self.result = None
         with self.editor.hold_sync():
             self.editor.error = message
@@ -224,6 +247,13 @@ class WeatExplorer(ipywidgets.VBox):
         spec = self.analysis.spec
         name = display_test_name(spec.name)
         return f"{name}: {spec.description}" if spec.description else name
+
+
+def _message_of(err: Exception) -> str:
+    """What the user reads: a user error as it is, any other failure named as an internal error."""
+    if isinstance(err, USER_ERRORS):
+        return str(err) or type(err).__name__
+    return f"{type(err).__name__}: {err} (an internal error: please report it)"
 
 
 def _merged_of(result: AssociationTestResult) -> dict[str, list[dict[str, Any]]]:

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
 from typing import Any
 
-import anywidget
 import traitlets
 
 from ..analysis.likelihood import DEMO_NOTE, PairedLikelihood, PairedLikelihoodResult, PairRow
@@ -23,14 +21,14 @@ from ..analysis.pair_checks import minimal_edit_warning
 from ..metrics.likelihood import CONVENTION_LABELS, CONVENTIONS, pair_bias_score
 from ..models.language_models.scoring import METRIC_LABELS, TokenScores
 from ..stimuli.pairs import SentencePair
+from ._base import EmbiasWidget, bundle
 
-STATIC = Path(__file__).parent.parent / "static"
 SORTS = ("input", "difference", "-difference", "abs")
 GROUPINGS = {"": "no grouping", "bias_type": "bias type / sense type", "sense_key": "sense key"}
 """How rows and the summary can be grouped (SSSB files carry the sense type in ``bias_type``)."""
 
 
-class PairedLikelihoodTable(anywidget.AnyWidget):
+class PairedLikelihoodTable(EmbiasWidget):
     """Rows of (more stereotypical, less stereotypical) sentence pairs scored by a language model.
 
     The left column is CrowS-Pairs' ``sent_more`` (the more stereotypical
@@ -46,8 +44,8 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
         or pass ``study=`` an existing one.
     """
 
-    _esm = STATIC / "paired_likelihood_table.js"
-    _css = STATIC / "paired_likelihood_table.css"
+    _esm = bundle("paired_likelihood_table.js")
+    _css = bundle("paired_likelihood_table.css")
 
     pairs = traitlets.List(traitlets.Dict()).tag(sync=True)
     """``[{"stereo", "anti", "bias_type"[, "sense_key", "direction"]}]``: what the user typed (``stereo`` =
@@ -76,9 +74,6 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
     model_name = traitlets.Unicode("").tag(sync=True)
     demo_note = traitlets.Unicode("").tag(sync=True)
     """Non-empty when the model is the offline demo: shown as a banner."""
-    error = traitlets.Unicode("").tag(sync=True)
-    stale = traitlets.Bool(False).tag(sync=True)
-    """The rows and summary shown belong to the previous pairs: the last recompute failed (see ``error``)."""
     busy = traitlets.Bool(False).tag(sync=True)
     revision = traitlets.Int(0).tag(sync=True)
     """Incremented after every recompute, failed or not."""
@@ -118,28 +113,27 @@ class PairedLikelihoodTable(anywidget.AnyWidget):
             raise traitlets.TraitError(f"metric must be one of {allowed}, got {value!r}")
         return value
 
-    @traitlets.validate("convention")
-    def _valid_convention(self, proposal: dict) -> str:
-        if proposal["value"] not in CONVENTIONS:
-            raise traitlets.TraitError(f"convention must be one of {sorted(CONVENTIONS)}")
-        return proposal["value"]
+    @traitlets.validate("convention", "sort_by", "group_by")
+    def _valid_choice(self, proposal: dict) -> str:
+        name, value = proposal["trait"].name, proposal["value"]
+        allowed = sorted({"convention": CONVENTIONS, "sort_by": SORTS, "group_by": GROUPINGS}[name])
+        if value not in allowed:
+            raise traitlets.TraitError(f"{name} must be one of {allowed}, got {value!r}")
+        return value
 
-    @traitlets.validate("sort_by")
-    def _valid_sort(self, proposal: dict) -> str:
-        if proposal["value"] not in SORTS:
-            raise traitlets.TraitError(f"sort_by must be one of {SORTS}")
+    @traitlets.validate("pairs")
+    def _valid_pairs(self, proposal: dict) -> list[dict[str, Any]]:
+        for i, record in enumerate(proposal["value"]):
+            bad = [k for k in ("stereo", "anti", "bias_type", "sense_key", "direction")
+                   if record.get(k) is not None and not isinstance(record[k], str)]
+            if bad:
+                raise traitlets.TraitError(f"pairs[{i}][{bad[0]!r}] = {record[bad[0]]!r} is not text: type it as text")
         return proposal["value"]
 
     @traitlets.observe("pairs", "metric", "convention")
     def _inputs_changed(self, change: dict) -> None:
         if getattr(self, "_ready", False):
             self._recompute()
-
-    @traitlets.validate("group_by")
-    def _valid_group_by(self, proposal: dict) -> str:
-        if proposal["value"] not in GROUPINGS:
-            raise traitlets.TraitError(f"group_by must be one of {sorted(GROUPINGS)}, got {proposal['value']!r}")
-        return proposal["value"]
 
     @traitlets.observe("bias_type_filter", "sort_by", "group_by")
     def _view_changed(self, change: dict) -> None:

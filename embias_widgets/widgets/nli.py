@@ -15,16 +15,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import anywidget
 import traitlets
 
 from ..analysis.nli import DEMO_NOTE, LEVEL_NOTES, NliProbe, NliProbeResult
 from ..models.nli_classifiers import LABELS, load_nli_model
 from ..models.registry import available_models
 from ..stimuli.nli_probes import available_probes, load_probe, templates
-from ._base import bundle
+from ._base import EmbiasWidget, bundle
 
 MAX_CELL_PAIRS = 200
+TYPED_FAILED = "Typed pair not scored: "
 
 
 def _error_text(err: Exception) -> str:
@@ -33,7 +33,7 @@ def _error_text(err: Exception) -> str:
     return f"{type(err).__name__}: {err} (an internal error: please report it)"
 
 
-class NliExplorer(anywidget.AnyWidget):
+class NliExplorer(EmbiasWidget):
     """An NLI bias probe on a subset, drawn as it runs, and a box to try one's own pair.
 
     Parameters
@@ -85,7 +85,6 @@ class NliExplorer(anywidget.AnyWidget):
     typed = traitlets.Dict().tag(sync=True)
     """``{premise, hypothesis, entailment, neutral, contradiction, ms}`` for the typed pair, or ``{}``."""
     demo_note = traitlets.Unicode("").tag(sync=True)
-    error = traitlets.Unicode("").tag(sync=True)
     busy = traitlets.Bool(False).tag(sync=True)
     elapsed_ms = traitlets.Float(0.0).tag(sync=True)
 
@@ -147,8 +146,11 @@ class NliExplorer(anywidget.AnyWidget):
         try:
             whole = load_probe(self.probe)
             part = self.subset()
-        except Exception as err:
-            self.error = _error_text(err)
+        except Exception as err:  # nothing may run on the previous subset after this
+            with self.hold_sync():
+                self._source = None
+                self.error = _error_text(err)
+                self.stale = True
             return
         self._source = part
         self.size = {
@@ -158,9 +160,31 @@ class NliExplorer(anywidget.AnyWidget):
             "whole_templates": len(whole.templates),
         }
 
+    # -- the trait boundary (see ``_base``): a bad value is refused and the previous one kept ----------
+    @traitlets.validate("probe")
+    def _valid_probe(self, proposal: dict) -> str:
+        value = proposal["value"]
+        if value not in available_probes():
+            raise traitlets.TraitError(f"unknown probe {value!r}: choose one of {', '.join(available_probes())}")
+        return value
+
+    @traitlets.validate("n_premise_words", "n_templates")
+    def _valid_count(self, proposal: dict) -> int:
+        name, value = proposal["trait"].name, proposal["value"]
+        if value < 1:
+            raise traitlets.TraitError(f"{name} must be at least 1, got {value}")
+        return value
+
+    @traitlets.validate("label")
+    def _valid_label(self, proposal: dict) -> str:
+        if proposal["value"] not in LABELS:
+            raise traitlets.TraitError(f"label must be one of {', '.join(LABELS)}, got {proposal['value']!r}")
+        return proposal["value"]
+
     @traitlets.observe("probe", "n_premise_words", "n_templates")
     def _subset_changed(self, change: dict) -> None:
         if self._ready:
+            self.stale = self.result is not None  # the numbers drawn are of the previous subset until run()
             self._describe()
 
     @traitlets.observe("run_requests")
@@ -171,6 +195,7 @@ class NliExplorer(anywidget.AnyWidget):
     @traitlets.observe("model_name")
     def _model_changed(self, change: dict) -> None:
         if self._ready:
+            self.stale = self.result is not None  # the numbers drawn are of the previous model until run()
             self._score_typed()
 
     # -- running the probe --------------------------------------------------------------------------------
@@ -195,15 +220,18 @@ class NliExplorer(anywidget.AnyWidget):
             chunk = len(source.hypothesis_words) * len(source.templates)
             probe = NliProbe(source, classifier, chunk_size=chunk, top_k=10)
             result = probe.run(per_pair=True, on_chunk=lambda partial: self._draw(partial, source, done=False))
-        except Exception as err:  # any failure must reach the user, not a log
+        except Exception as err:  # any failure must reach the user, not a log; partial numbers are stale
             with self.hold_sync():
+                self.result = None
                 self.error = _error_text(err)
+                self.stale = True
                 self.busy = False
             return None
         with self.hold_sync():
             self._draw(result, source, done=True)
             self.demo_note = DEMO_NOTE if result.is_demo else ""
             self.elapsed_ms = (time.perf_counter() - started) * 1000
+            self.stale = False
             self.busy = False
         return result
 
@@ -231,9 +259,6 @@ class NliExplorer(anywidget.AnyWidget):
 
     @traitlets.observe("label")
     def _label_changed(self, change: dict) -> None:
-        if change["new"] not in LABELS:
-            self.error = f"label must be one of {', '.join(LABELS)}, got {change['new']!r}"
-            return
         if self._source is not None and self.result is not None:
             self.heatmap = self._heatmap_of(self.result, self.result.source)
 
@@ -250,7 +275,9 @@ class NliExplorer(anywidget.AnyWidget):
         try:
             block = result.source.word_pair_range(*self.cell)
         except Exception as err:
-            self.error = _error_text(err)
+            with self.hold_sync():
+                self.cell_pairs = []
+                self.error = _error_text(err)
             return
         rows = []
         for c in result.chunks:
@@ -271,16 +298,19 @@ class NliExplorer(anywidget.AnyWidget):
 
     def _score_typed(self) -> None:
         premise, hypothesis = self.premise_text, self.hypothesis_text
+        if self.error.startswith(TYPED_FAILED):  # only this box's own error is cleared here
+            self.error = ""
         if not premise.strip() or not hypothesis.strip():
             self.typed = {}
             return
         started = time.perf_counter()
         try:
             P = self.classifier.predict([premise], [hypothesis])[0]
-        except Exception as err:
-            self.error = _error_text(err)
+        except Exception as err:  # the previous pair's probabilities must not stay beside the new text
+            with self.hold_sync():
+                self.typed = {}
+                self.error = f"{TYPED_FAILED}{_error_text(err)}"
             return
-        self.error = ""
         self.typed = {"premise": premise, "hypothesis": hypothesis,
                       **{label: float(P[j]) for j, label in enumerate(LABELS)},
                       "ms": (time.perf_counter() - started) * 1000}

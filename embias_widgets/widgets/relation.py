@@ -13,7 +13,6 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import anywidget
 import numpy as np
 import traitlets
 
@@ -23,7 +22,7 @@ from ..analysis.relation import (
     RelationProjectionResult,
 )
 from ..stimuli.projection_stimuli import BOLUKBASI_DEFINITIONAL_PAIRS
-from ._base import bundle
+from ._base import EmbiasWidget, bundle
 
 PAIR_GROUPS = ("pairs: first", "pairs: second")
 
@@ -42,7 +41,7 @@ def nice_axis(values: Iterable[float], *, n_ticks: int = 6) -> tuple[list[float]
     return [lo, hi], ticks
 
 
-class RelationProjectionWidget(anywidget.AnyWidget):
+class RelationProjectionWidget(EmbiasWidget):
     """A pairs editor and a live plot of words along the relation axis.
 
     Parameters
@@ -76,8 +75,6 @@ class RelationProjectionWidget(anywidget.AnyWidget):
     oov = traitlets.List(traitlets.Dict()).tag(sync=True)
     """``[{"item", "suggestions"}]``: typed words not in the vocabulary."""
     notes = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    error = traitlets.Unicode("").tag(sync=True)
-    """Why nothing could be computed (the typed pairs and words are kept)."""
     revision = traitlets.Int(0).tag(sync=True)
     """Incremented after every recomputation."""
     keep_axis = traitlets.Bool(True).tag(sync=True)
@@ -182,6 +179,7 @@ class RelationProjectionWidget(anywidget.AnyWidget):
                 self.oov = [{"item": o.item, "suggestions": list(o.suggestions)} for o in oov]
                 self.notes = notes
                 self.error = str(err) or type(err).__name__
+                self.stale = True
                 self.busy = False
                 self.revision += 1
             return None
@@ -209,6 +207,7 @@ class RelationProjectionWidget(anywidget.AnyWidget):
             self.oov = [{"item": o.item, "suggestions": list(o.suggestions)} for o in result.oov]
             self.notes = notes + list(result.notes)
             self.error = ""
+            self.stale = False
             self.busy = False
             self.revision += 1
         return result

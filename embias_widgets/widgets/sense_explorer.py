@@ -74,10 +74,21 @@ class SenseWeatExplorer(ipywidgets.VBox):
         super().__init__([grid, bars])
         for selector in self.selectors.values():
             selector.observe(self._on_edit, names="selected")
+            selector.observe(self._on_refused, names="refused")
         self.refresh()
 
     def _on_edit(self, change: dict) -> None:
         self.refresh()
+
+    def _on_refused(self, change: dict) -> None:
+        """A pick refused at a selector's trait boundary (``widgets/_base``): the chips keep the previous
+        picks, but the user sees a refused pick, so both bars are marked stale; once fixed, recompute."""
+        if change["new"]:
+            message = " ".join(r["message"] for r in change["new"].values())
+            self.sense_bars.show_error(message)
+            self.word_bars.show_error(message)
+        elif self.sense_bars.stale and not any(s.refused for s in self.selectors.values()):
+            self.refresh()
 
     def refresh(self) -> SenseAssociationResult | None:
         """Apply the selectors' picks, rerun, redraw.

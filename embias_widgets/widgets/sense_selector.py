@@ -18,11 +18,10 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-import anywidget
 import traitlets
 
 from ..stimuli.wordnet import Sense, UnknownSenseError, load_wordnet
-from ._base import bundle
+from ._base import EmbiasWidget, bundle
 
 POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "s": "adjective satellite", "r": "adverb"}
 SHORT_GLOSS = 48
@@ -53,7 +52,12 @@ def sense_record(sense: Sense) -> dict[str, Any]:
     }
 
 
-class SenseSelector(anywidget.AnyWidget):
+class RefusedSenseError(UnknownSenseError, traitlets.TraitError):
+    """An item refused at ``selected``'s trait boundary: a ``TraitError`` (the widget rule) that is
+    still an :class:`UnknownSenseError` with its ``suggestions``."""
+
+
+class SenseSelector(EmbiasWidget):
     """Pick WordNet 3.0 senses by typing a lemma.
 
     Parameters
@@ -101,7 +105,6 @@ class SenseSelector(anywidget.AnyWidget):
     """JSON pasted by the user for import; cleared once imported."""
     export_text = traitlets.Unicode("").tag(sync=True)
     """The selection as JSON (see :meth:`export_json`)."""
-    error = traitlets.Unicode("").tag(sync=True)
     source = traitlets.Unicode("").tag(sync=True)
     """Which WordNet files answer the lookups."""
     lookup_ms = traitlets.Float(0.0).tag(sync=True)
@@ -130,7 +133,10 @@ class SenseSelector(anywidget.AnyWidget):
         for item in proposal["value"]:
             item = str(item).strip()
             if item and item not in out:
-                self.resolve_item(item)  # raises UnknownSenseError naming the item and close matches
+                try:
+                    self.resolve_item(item)
+                except UnknownSenseError as err:  # names the item; the message lists close matches
+                    raise RefusedSenseError(describe(err), item=item, suggestions=err.suggestions) from None
                 out.append(item)
         if not self.multiple and len(out) > 1:
             out = out[-1:]

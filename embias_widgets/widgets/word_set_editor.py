@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import anywidget
 import traitlets
 
 from ..stimuli import SET_KEYS, AssociationTestSpec, TestFileError, parse_test_text
-from ._base import bundle
+from ._base import EmbiasWidget, bundle
 
 
 def sets_of(spec: AssociationTestSpec) -> dict[str, dict[str, Any]]:
@@ -22,7 +21,7 @@ def sets_of(spec: AssociationTestSpec) -> dict[str, dict[str, Any]]:
     return spec.to_json()
 
 
-class WordSetEditor(anywidget.AnyWidget):
+class WordSetEditor(EmbiasWidget):
     """Four word sets side by side: add, remove, paste, rename, import/export."""
 
     _esm = bundle("word_set_editor.js")
@@ -36,8 +35,6 @@ class WordSetEditor(anywidget.AnyWidget):
     """``{set_key: [{"item": str, "suggestions": [str]}]}``: set by the analysis."""
     notes = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """Messages about the last edit (duplicates removed, multi-word items averaged, ...)."""
-    error = traitlets.Unicode("").tag(sync=True)
-    """Why the last edit or import could not be used; the sets are kept as typed."""
     import_text = traitlets.Unicode("").tag(sync=True)
     """JSON pasted by the user for import; cleared once imported."""
     export_text = traitlets.Unicode("").tag(sync=True)
@@ -104,6 +101,14 @@ class WordSetEditor(anywidget.AnyWidget):
                 )
             out[key] = {"category": str(entry.get("category") or key), "examples": list(examples)}
         return out
+
+    @traitlets.validate("test_name")
+    def _valid_test_name(self, proposal: dict) -> str:
+        """``""`` (custom sets) or one of ``test_choices`` (any name while there is no picker)."""
+        value, names = proposal["value"], [c[0] for c in self.test_choices]
+        if value and names and value not in names:
+            raise traitlets.TraitError(f"unknown test {value!r}: pick one of {', '.join(names)}")
+        return value
 
     @traitlets.observe("sets")
     def _sets_changed(self, change: dict) -> None:

@@ -10,11 +10,13 @@
 //   busy.pending();                      // after sending an edit: busy until busy.done() / next result
 //   const err = errorState(el);          // err.set(message): shows the message, sets el[data-stale]
 //                                        // (the widget then clears or greys its old numbers); err.set("") clears
+//   const stale = err.show(model);       // the same from Python's error, refused and stale traits (lib/problems.js)
 //
 // Styles live in lib/theme.css; import it from the widget's CSS (`@import "./lib/theme.css";`).
 import { h } from "./dom.js";
 import { applyPalette } from "./palette.js";
 import { helpPanel } from "./help.js";
+import { problemOf } from "./problems.js";
 
 /** Mark `el` as an embias widget root: theme variables, fonts, controls, palette. */
 export function mountRoot(el, className) {
@@ -131,6 +133,14 @@ export function errorState(root, { prefix = "" } = {}) {
       node.hidden = !text;
       root.dataset.stale = text ? "true" : "false";
       return Boolean(text);
+    },
+    /** Show the model's error, refused inputs and stale flag; returns true when the numbers must go. */
+    show(model, options) {
+      const problem = problemOf(model, options);
+      node.textContent = problem.text;
+      node.hidden = !problem.text;
+      root.dataset.stale = problem.stale ? "true" : "false";
+      return problem.stale;
     },
   };
 }
