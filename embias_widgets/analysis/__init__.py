@@ -15,6 +15,7 @@ from .relation import (
 from .sense_gender import SenseGenderBiasResult, sense_gender_bias
 from .senses import SenseAssociationResult, SenseAssociationTest, SenseInputError
 from .sentence_association import SentenceAssociationTest
+from .study_result import StudyResult
 
 __all__ = [
     "AssociationInputError",
@@ -34,6 +35,7 @@ __all__ = [
     "SenseGenderBiasResult",
     "SenseInputError",
     "SentenceAssociationTest",
+    "StudyResult",
     "SuiteResult",
     "contrived_attribute_search",
     "contrived_attribute_table",
