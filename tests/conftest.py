@@ -14,15 +14,34 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
 
+def data_candidates() -> list[Path]:
+    """Where the published data sets may be, in order: ``$EMBIAS_DATA``; ``../shared/data`` beside the
+    project root; the folder ``embias data fetch`` writes to (``$EMBIAS_CACHE/data`` or
+    ``~/.cache/embias-widgets/data``)."""
+    from embias_widgets.data import default_dest
+
+    if os.environ.get("EMBIAS_DATA"):
+        return [Path(os.environ["EMBIAS_DATA"]).expanduser()]
+    return [SHARED / "data", default_dest()]
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """``../shared/data`` beside the project root (CI always has it; a user's clone may not)."""
-    data = SHARED / "data"
-    if not data.is_dir():
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must have {data} beside the project root")
-        pytest.skip(f"reference data not found at {data}: it lives in ../shared beside the project root")
-    return data
+    """The first complete folder of :func:`data_candidates` (CI always has one; a fresh clone gets one
+    with ``embias data fetch``)."""
+    from embias_widgets.data import missing
+
+    tried = []
+    for folder in data_candidates():
+        lacking = missing(folder)
+        if not lacking:
+            return folder
+        state = "absent" if not folder.is_dir() else f"lacks {lacking[0]} and {len(lacking) - 1} more"
+        tried.append(f"{folder} ({state})")
+    why = f"published data sets not found: {'; '.join(tried)}. Run `embias data fetch` (pip install -e '.[data]')"
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must have the data: {why}")
+    pytest.skip(why)
 
 
 @pytest.fixture(scope="session")

@@ -71,6 +71,8 @@ BUILTIN_MODELS: dict[str, RegisteredModel] = {
     ),
 }
 _USER_MODELS: dict[str, RegisteredModel] = {}
+EMBEDDING_KINDS = ("static", "sentence", "sense", "user")
+"""Kinds :func:`load_model` gives embeddings of (language and NLI models load through their own layers)."""
 
 
 def _table() -> dict[str, RegisteredModel]:
@@ -137,5 +139,5 @@ def load_model(model: Any = "glove-6b-50d", **options: Any) -> Any:
     try:
         return load_hub_model(name, **options)
     except ModelNotFoundError as err:  # not a model directory, not on the hub, or offline
-        names = ", ".join(available_models())
-        raise ModelNotFoundError(f"unknown model {name!r}: registered models are {names}. {err}") from None
+        names = ", ".join(n for kind in EMBEDDING_KINDS for n in available_models(kind))
+        raise ModelNotFoundError(f"unknown model {name!r}: registered embedding models are {names}. {err}") from None

@@ -9,6 +9,8 @@ the offline demo MLM) is loaded through the registry.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +83,8 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
     loader = resolve_loader(model)
     if loader is not None:
         description = available_models()[model]
-        scorer = _wrap(loader(), model, options)
+        with quiet_weight_loading():
+            scorer = _wrap(loader(), model, options)
         scorer.description = scorer.description or description
         return scorer
     if Path(model).expanduser().suffix in (".txt", ".bin", ".vec") and Path(model).expanduser().is_file():
@@ -95,7 +98,24 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
     except OSError as err:
         raise ValueError(
             f"cannot load {model!r} as a language model ({err}). Give a local model directory, a hub "
-            f"name (needs the internet, or the model in the local cache), or one of {sorted(available_models())}"
+            f"name (needs the internet, or the model in the local cache), or a registered language model: "
+            f"{', '.join(available_models('language-model'))}"
         ) from err
     cls = MaskedLMScorer if chosen == "masked" else CausalLMScorer
-    return cls.from_pretrained(model, **options)
+    with quiet_weight_loading():  # our own bar shows the scoring; transformers' 'Loading weights' bar is noise
+        return cls.from_pretrained(model, **options)
+
+
+@contextmanager
+def quiet_weight_loading() -> Iterator[None]:
+    """Turn transformers' progress bars (the 'Loading weights' bar on stderr, or above a widget) off,
+    and back on afterwards if they were on."""
+    from transformers.utils import logging as hf_logging
+
+    was_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_on:
+            hf_logging.enable_progress_bar()
