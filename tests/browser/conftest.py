@@ -23,6 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "test-results"
+SCREENSHOTS = ROOT / "docs" / "_static" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -315,8 +316,11 @@ def check_contrast(page, selector: str, label: str, theme: str, minimum: float =
 
 
 def screenshot_widgets(page, selector: str, stem: str, theme: str) -> None:
-    """Save a screenshot of each widget matching ``selector`` under test-results/."""
+    """Save a screenshot of each widget matching ``selector`` under test-results/ and, for the
+    documentation site, under docs/_static/screenshots/ (committed; the docs show them)."""
     RESULTS.mkdir(exist_ok=True)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for i, node in enumerate(page.locator(selector).all()):
         node.scroll_into_view_if_needed()
         node.screenshot(path=str(RESULTS / f"{stem}-{i}-{theme}.png"))
+        shutil.copyfile(RESULTS / f"{stem}-{i}-{theme}.png", SCREENSHOTS / f"{stem}-{i}-{theme}.png")

@@ -1,0 +1,137 @@
+"""The documentation site builds offline with warnings as errors (a broken reference fails it), shows what
+it promises (every notebook, every command's --help, the API of every public package, the screenshots), and
+the notebooks it renders carry no stored error."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from embias_widgets.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+def _offline_env() -> dict[str, str]:
+    """The build may not reach the network: hub offline, and any HTTP(S) request goes to a closed port."""
+    dead = "http://127.0.0.1:9"
+    return dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", HTTP_PROXY=dead, HTTPS_PROXY=dead,
+                http_proxy=dead, https_proxy=dead, NO_PROXY="", no_proxy="")
+
+
+def sphinx(src: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-E", "-q", "-b", "html", *extra, str(src), str(out)]
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=_offline_env(), timeout=600)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    proc = sphinx(DOCS, out)
+    assert proc.returncode == 0, f"docs build failed:\n{proc.stdout}\n{proc.stderr}"
+    return out
+
+
+def _html_text(path: Path) -> str:
+    return re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8"))
+
+
+def test_the_site_builds_with_warnings_as_errors(site):
+    assert (site / "index.html").is_file()
+
+
+@pytest.mark.parametrize("page", ["getting-started", "methods/weat-seat", "methods/ripa-debiasing",
+                                  "methods/likelihood", "methods/senses", "methods/nli", "widgets", "cli",
+                                  "scale-and-real-models", "notebooks", "api", "citing", "contributing",
+                                  "changelog"])
+def test_every_page_is_there(site, page):
+    assert (site / f"{page}.html").is_file()
+
+
+def test_every_notebook_is_rendered(site):
+    assert NOTEBOOKS
+    missing = [nb.name for nb in NOTEBOOKS if not (site / "notebooks" / f"{nb.stem}.html").is_file()]
+    assert missing == []
+    html = _html_text(site / "notebooks" / "quickstart.html")
+    assert "WeatExplorer" in html  # the notebook's own code, not an empty page
+
+
+def test_the_cli_page_is_every_command_help(site):
+    """Generated from the parsers: each command's options appear on the page."""
+    html = _html_text(site / "cli.html").replace("&#8212;", "--")
+    parser = build_parser()
+    commands = next(a.choices for a in parser._actions if a.dest == "command")
+    assert set(commands) >= {"weat", "pll", "nli"}
+    for name, sub in commands.items():
+        assert f"usage: embias {name}" in html
+        options = [o for a in sub._actions for o in a.option_strings if o.startswith("--")]
+        missing = [o for o in options if o not in html]
+        assert missing == [], f"embias {name}: {missing}"
+
+
+def test_the_api_page_documents_every_public_name(site):
+    import importlib
+
+    html = (site / "api.html").read_text(encoding="utf-8")
+    for package in ["embias_widgets.metrics", "embias_widgets.stimuli", "embias_widgets.models",
+                    "embias_widgets.analysis", "embias_widgets.widgets", "embias_widgets.classroom"]:
+        module = importlib.import_module(package)
+        missing = [n for n in module.__all__ if callable(getattr(module, n)) and f'id="{package}.{n}"' not in html]
+        assert missing == [], f"{package}: {missing}"
+
+
+def test_pictures_the_pages_show_exist_and_are_light_and_dark_pairs(site):
+    shots = sorted((DOCS / "_static" / "screenshots").glob("*.png"))
+    assert shots, "no screenshots: the browser tests write them (tests/browser/conftest.py)"
+    for shot in shots:
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", shot.name
+    referenced = set(re.findall(r"_static/screenshots/([\w.-]+\.png)", "".join(
+        p.read_text(encoding="utf-8") for p in [*DOCS.rglob("*.md"), ROOT / "README.md"])))
+    assert referenced <= {s.name for s in shots}
+    for name in referenced:  # each widget shown in both themes
+        twin = name.replace("-light", "-dark") if "-light" in name else name.replace("-dark", "-light")
+        assert twin in {s.name for s in shots}, twin
+    assert (site / "_static" / "screenshots" / "weat-0-light.png").is_file()
+
+
+def test_stored_notebook_outputs_hold_no_error():
+    """The docs render notebooks as stored (tests/test_notebooks.py executes them); nothing stored may be an
+    error or a traceback."""
+    bad = []
+    for nb in NOTEBOOKS:
+        cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
+        for cell in cells:
+            for out in cell.get("outputs", []):
+                text = "".join(out.get("text", "")) if isinstance(out.get("text"), list) else out.get("text", "")
+                if out.get("output_type") == "error" or "Traceback" in text:
+                    bad.append(nb.name)
+    assert bad == []
+
+
+def test_a_broken_reference_fails_the_build(tmp_path):
+    """The same configuration turns a link to a missing page into a failed build."""
+    src = tmp_path / "src"
+    src.mkdir()
+    shutil.copy(DOCS / "conf.py", src / "conf.py")
+    shutil.copytree(DOCS / "_ext", src / "_ext")
+    (src / "_static").mkdir()
+    (src / "index.md").write_text("# Broken\n\nSee {doc}`no-such-page`.\n", encoding="utf-8")
+    proc = sphinx(src, tmp_path / "out")
+    assert proc.returncode != 0
+    assert "no-such-page" in proc.stdout + proc.stderr
+    (src / "index.md").write_text("# Broken\n\nSee {py:func}`embias_widgets.metrics.no_such_metric`.\n",
+                                  encoding="utf-8")
+    proc = sphinx(src, tmp_path / "out2")
+    assert proc.returncode != 0
+    assert "no_such_metric" in proc.stdout + proc.stderr
+    (src / "index.md").write_text("# Fine\n\nNothing broken.\n", encoding="utf-8")
+    assert sphinx(src, tmp_path / "out3").returncode == 0
