@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -43,7 +44,7 @@ WEAT_COLUMNS = ("model", "options", "test", "p_value", "effect_size",
 
 
 def _add_weat(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("weat", help="WEAT/SEAT association tests (May et al. 2019)",
+    p = sub.add_parser("weat", help="WEAT (Caliskan et al. 2017) and SEAT (May et al. 2019) association tests",
                        description="Run association tests: bundled names (weat1 .. weat10, weat3b, ...) "
                        "or sent-bias .jsonl files.")
     p.add_argument("tests", nargs="+", metavar="TEST",
@@ -67,7 +68,9 @@ def _add_weat(sub: argparse._SubParsersAction) -> None:
                    help="greater: the papers' one-sided P[S_i >= S]; less; two-sided")
     p.add_argument("--parametric", action="store_true",
                    help="p from a normal fit to the sampled null (Caliskan's released code)")
-    p.add_argument("--lowercase", action="store_true", help="look items up lowercased")
+    p.add_argument("--lowercase", action="store_true",
+                   help="look items up lowercased (default: automatic: on for a model whose vocabulary is all "
+                   "lower case, such as glove-6b-50d, else off; the run reports which)")
     p.add_argument("--alpha", type=float, default=0.01, help="Holm-Bonferroni family-wise level over all rows")
     p.add_argument("--senses", choices=("max", "average"), default=None,
                    help="sense models only: a lemma item is the max over its sense pairs (default) or the "
@@ -76,7 +79,7 @@ def _add_weat(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_weat(args: argparse.Namespace, out: Any) -> int:
-    from .analysis.batch import run_suite
+    from .analysis.association import run_suite
     from .analysis.senses import uses_senses
 
     if uses_senses(args.tests, args.model or []) or args.senses:
@@ -115,9 +118,11 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
         json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
         out.write("\n")
     elif args.format == "tsv":
-        out.write("\t".join(WEAT_COLUMNS) + "\n")
-        for r in rows:
-            out.write("\t".join(str(r[c]) for c in WEAT_COLUMNS) + "\n")
+        from .stimuli.spreadsheet_safe import safe_writer
+
+        writer = safe_writer(out, delimiter="\t", lineterminator="\n")  # text cells guarded against formulas
+        writer.writerow(WEAT_COLUMNS)
+        writer.writerows([str(r[c]) for c in WEAT_COLUMNS] for r in rows)
     else:
         for r in rows:
             r["word_average_d"] = r["word_level"]["word_average"]["effect_size"]
@@ -165,16 +170,10 @@ def _add_pll(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_pll(args: argparse.Namespace, out: Any) -> int:
-    import torch
+    from .models.runtime import cpu_threads, torch_threads
 
-    from .models.language_models.scoring import cpu_threads
-
-    threads, before = cpu_threads(args.threads), torch.get_num_threads()
-    torch.set_num_threads(threads)
-    try:
+    with torch_threads(cpu_threads(args.threads)):  # restored after: main() may run inside another program
         return _score_pairs(args, out)
-    finally:
-        torch.set_num_threads(before)  # main() may run inside another program (tests, notebooks)
 
 
 def _score_pairs(args: argparse.Namespace, out: Any) -> int:
@@ -280,6 +279,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_nli import add_nli  # NLI probes live in their own module
 
     add_nli(sub)
+    from .data import add_data  # embias data fetch|list
+
+    add_data(sub)
+    from .cli_list import add_list_options  # COMMAND --list
+
+    add_list_options(sub)
     for command in sub.choices.values():
         _document_defaults(command)
     return parser
@@ -288,6 +293,31 @@ def build_parser() -> argparse.ArgumentParser:
 BAD_INPUT = (ValueError, KeyError, OSError, LookupError)
 """Errors that mean the input cannot be used (ValueError covers UnicodeDecodeError; OSError a
 missing, unreadable or directory path and a failed download); anything else is a bug."""
+
+
+API_NAMES = {
+    "weat": {"n_samples": "permutations", "method": "parametric", "models": "model"},
+    "pll": {"format": "format_in", "progress": "no_progress"},
+    "nli": {"connect_timeout": "timeout", "taus": "tau", "k": "top_k"},
+}
+"""Per subcommand, API parameter names (as validation errors name them) whose CLI option has another
+name: ``n_samples`` of :func:`~embias_widgets.metrics.weat` is ``--permutations``. Every other option
+maps by its dest (``token_budget`` -> ``--token-budget``); see :func:`option_names`."""
+_NAMED = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`|(?<![-\w])([A-Za-z_][A-Za-z0-9_]*)(?= must\b)")
+
+
+def option_names(parser: argparse.ArgumentParser, command: str) -> dict[str, str]:
+    """API parameter name -> the CLI flag the user typed, for one subcommand (the one mapping)."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    flags = {a.dest: max(a.option_strings, key=len) for a in sub.choices[command]._actions
+             if a.option_strings and a.dest != "help"}
+    renames = {api: flags[dest] for api, dest in API_NAMES.get(command, {}).items() if dest in flags}
+    return {**flags, **renames}
+
+
+def in_cli_words(message: str, names: dict[str, str]) -> str:
+    """``message`` with API parameter names (`n_samples`, or a bare name before "must") as CLI flags."""
+    return _NAMED.sub(lambda m: names.get(m.group(1) or m.group(2), m.group(0)), message)
 
 
 def _message(err: BaseException) -> str:
@@ -319,7 +349,10 @@ def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     except BAD_INPUT as err:
         if os.environ.get("EMBIAS_DEBUG"):
             raise
-        print(f"embias {args.command}: error: {_message(err)}", file=sys.stderr)
+        text = _message(err)
+        if isinstance(err, ValueError):  # validation speaks API names: say the option the user typed
+            text = in_cli_words(text, option_names(parser, args.command))
+        print(f"embias {args.command}: error: {text}", file=sys.stderr)
         return 2
     except Exception as err:
         if os.environ.get("EMBIAS_DEBUG"):

@@ -92,10 +92,10 @@ def test_vector_line_with_more_numbers_than_the_header(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("option", "value", "needle"),
     [
-        ("--permutations", "0", "`n_samples` must be a whole number from 2"),
+        ("--permutations", "0", "--permutations must be a whole number from 2"),
         ("--permutations", "100000000000", "more would run for hours"),
-        ("--alpha", "2", "`alpha` must be a number strictly between 0 and 1"),
-        ("--seed", "-1", "`seed` must be None"),
+        ("--alpha", "2", "--alpha must be a number strictly between 0 and 1"),
+        ("--seed", "-1", "--seed must be None"),
     ],
 )
 def test_bad_option_values_are_named(option: str, value: str, needle: str) -> None:

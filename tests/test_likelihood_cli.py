@@ -71,7 +71,7 @@ def test_decimals_option_is_checked(shared_data: Path, capsys: pytest.CaptureFix
     assert "--decimals must be auto, none or a whole number" in capsys.readouterr().err
     code, _ = run([*base, "--decimals", "-1"])
     assert code == 2
-    assert "`decimals` must be None" in capsys.readouterr().err
+    assert "--decimals must be None" in capsys.readouterr().err
 
 
 def test_stereoset_table_and_zhou_convention(shared_data: Path) -> None:
@@ -159,7 +159,7 @@ def test_errors_are_one_line_with_the_fix(tmp_path: Path, capsys: pytest.Capture
 
 def test_threads_option_sets_torch_threads_while_scoring(shared_data: Path, monkeypatch, capsys) -> None:
     from embias_widgets.analysis import likelihood
-    from embias_widgets.models.language_models.scoring import cpu_threads
+    from embias_widgets.models.runtime import cpu_threads
 
     seen = []
     original = likelihood.PairedLikelihood.run

@@ -381,7 +381,7 @@ class PairedLikelihood:
         **model_options: Any,
     ) -> None:
         self.scorer = load_likelihood_model(model, **model_options)
-        self.pairs: list[SentencePair] = [as_pair(p, where=f"pair {i}") for i, p in enumerate(pairs)]
+        self.pairs: list[SentencePair] = [as_pair(p, where=f"pair {i}") for i, p in enumerate(_iv_pairs(pairs))]
         self.metric = metric
         self.convention = convention
         self.decimals = decimals
@@ -441,7 +441,7 @@ class PairedLikelihood:
 
     def set_pairs(self, pairs: Iterable[Any]) -> None:
         """Replace all pairs."""
-        self.pairs = [as_pair(p, where=f"pair {i}") for i, p in enumerate(pairs)]
+        self.pairs = [as_pair(p, where=f"pair {i}") for i, p in enumerate(_iv_pairs(pairs))]
 
     # -- running ------------------------------------------------------------------------------------------
     def _score(self, pairs: Sequence[tuple[str, str]]) -> list[PairScores | str]:
@@ -488,8 +488,11 @@ class PairedLikelihood:
                 decimals=self.effective_decimals,
             )
         errors = len(rows) - len(ok)
-        if errors:
-            notes.append(f"{errors} pair(s) could not be scored and are left out (see their errors)")
+        if errors:  # name each pair (index, id or file line) and why, e.g. its length against the model's limit
+            failed = [f"pair {i}{f' ({r.pair.pair_id or r.pair.source})' if r.pair.pair_id or r.pair.source else ''}: "
+                      f"{r.error}" for i, r in enumerate(rows) if r.scores is None]
+            notes.append(f"{errors} pair(s) could not be scored and are left out: " + "; ".join(failed[:3])
+                         + (f"; ... ({errors - 3} more: see each row's error)" if errors > 3 else ""))
         stereoset = None
         if ok and all(r.pair.unrelated for r in ok):
             rows, stereoset = self._stereoset(rows)
@@ -622,6 +625,15 @@ def sense_key_problems(pairs: Sequence[Any]) -> list[str]:
         shown = "; ".join(places[:5]) + (f"; ... ({len(places)} pairs)" if len(places) > 5 else "")
         out.append(f"sense key {key!r} {problem} ({shown})")
     return out
+
+
+def _iv_pairs(pairs: Any) -> Iterable[Any]:
+    """``pairs`` must be a collection of pairs: not None, not one sentence, not a single pair's dict."""
+    if pairs is None or isinstance(pairs, str | bytes | dict | SentencePair) or not isinstance(pairs, Iterable):
+        raise TypeError(f"pairs must be a list of (stereo, anti[, bias_type]) tuples, dicts or SentencePairs, "
+                        f"not {type(pairs).__name__}{'' if pairs is None else ' ' + repr(pairs)[:60]}: wrap one pair "
+                        "in a list, or read a file with stimuli.read_pairs")
+    return pairs
 
 
 def as_pair(value: Any, *, where: str = "pair") -> SentencePair:

@@ -13,9 +13,12 @@ from __future__ import annotations
 import functools
 import math
 import os
+import reprlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from . import materials as M  # noqa: N812 (short name for the shared inputs)
 
@@ -153,13 +156,13 @@ _CHECKS = [
        lambda: _weat(M.WEAT_TEST, M.WORD_MODEL).effect_size, "number",
        "run AssociationTest('weat6').run() and read .effect_size"),
     _c("weat-2", f"s(w, A, B) of {M.HAND_WORD!r}, computed by hand with numpy",
-       lambda: float(_weat(M.WEAT_TEST, M.WORD_MODEL).per_word().set_index("word").loc[M.HAND_WORD, "association"]),
+       lambda: float(_weat(M.WEAT_TEST, M.WORD_MODEL).frame().set_index("word").loc[M.HAND_WORD, "association"]),
        "number", "mean cosine with each Career word minus mean cosine with each Family word; cosine = "
        "u·v / (|u| |v|) on the raw GloVe vectors", rtol=1e-4),
     _c("weat-3", "the female name with the most negative association (closest to Family)",
-       lambda: min((r.association, r.word) for r in _weat(M.WEAT_TEST, M.WORD_MODEL).per_word().itertuples()
+       lambda: min((r.association, r.word) for r in _weat(M.WEAT_TEST, M.WORD_MODEL).frame().itertuples()
                    if r.set == "targ2")[1], "word",
-       "sort result.per_word() by 'association' and look at the targ2 rows"),
+       "sort result.frame() by 'association' and look at the targ2 rows"),
     _c("weat-4", "the target word whose removal lowers d the most",
        lambda: min(_loo_effect_sizes().items(), key=lambda kv: kv[1])[0], "word",
        "rerun the test once per target word with that word left out (AssociationTest(..., targ2=[...])) "
@@ -192,7 +195,7 @@ _CHECKS = [
     # Assignment 3: RIPA and debiasing
     _c("ripa-1", f"RIPA of {M.RIPA_WORD!r} along the relation vector of Bolukbasi's ten pairs",
        lambda: float(_relation_study().run().ripa[0]), "number",
-       "RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, ['nurse']).run().table()"),
+       "RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, ['nurse']).run().frame()"),
     _c("ripa-2", f"RIPA of {M.RIPA_WORD!r} by hand: first right singular vector of the differences, "
        "signed so the pairs project positively", lambda: float(_relation_study().run().ripa[0]), "number",
        "D = first-word vectors - second-word vectors; U, S, Vt = np.linalg.svd(D); b = Vt[0]; flip b if "
@@ -246,40 +249,84 @@ def expected(check_id: str) -> Any:
 
 
 def _get(check_id: str) -> Check:
-    if check_id not in CHECKS:
-        raise KeyError(f"unknown check {check_id!r}: the checks are {', '.join(CHECKS)}")
+    if not isinstance(check_id, str) or check_id not in CHECKS:
+        raise KeyError(f"unknown check {_short(check_id)}: the checks are {', '.join(CHECKS)}")
     return CHECKS[check_id]
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 60
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxfrozenset = _REPR.maxdict = 8
+_REPR.maxlevel = 2
+
+
+def _short(value: Any) -> str:
+    """A repr of at most ~80 characters, so a huge answer never floods the notebook."""
+    text = _REPR.repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _kind_of(value: Any) -> str:
+    """The type name a student recognises, with the shape of an array."""
+    shape = getattr(value, "shape", None)
+    return f"{type(value).__name__} of shape {tuple(shape)}" if shape is not None and shape != () else \
+        type(value).__name__
+
+
+def _plain(answer: Any, collection: bool) -> Any:
+    """numpy (and pandas) answers as the Python values they stand for: a numpy scalar or a one-element
+    array as its item; for a collection, an array as a flat list of Python values."""
+    if isinstance(answer, np.generic):
+        return answer.item()
+    if isinstance(answer, str | bytes) or not hasattr(answer, "__array__"):
+        return answer
+    try:
+        array = np.asarray(answer)
+    except Exception:  # an object that claims __array__ but cannot give one: compare it as it is
+        return answer
+    if array.dtype == object or array.dtype.kind not in "biufUS":
+        return answer
+    if collection:
+        return array.tolist() if array.ndim == 1 else answer
+    return array.reshape(-1)[0].item() if array.size == 1 else answer
 
 
 def _compare(c: Check, answer: Any, want: Callable[[], Any]) -> tuple[bool, str]:
     """(right?, why not) for one answer; ``want()`` (the library run) only once the answer's type fits."""
     if answer is None or answer is Ellipsis:
         return False, "no answer yet"
+    answer = _plain(answer, collection=c.kind == "set")
     if c.kind == "number":
+        if isinstance(answer, bool):
+            return False, f"expected a number, got {answer} (a bool): give the value itself"
         try:
             got = float(answer)
-        except (TypeError, ValueError):
-            return False, f"expected a number, got {type(answer).__name__} {answer!r}"
+        except (TypeError, ValueError, OverflowError):
+            return False, f"expected a number, got {_kind_of(answer)} {_short(answer)}"
         if math.isnan(got):
             return False, "your answer is NaN"
         ok = math.isclose(got, float(want()), rel_tol=c.rtol, abs_tol=1e-9)
         return ok, "" if ok else f"{got:.6g} is not it"
     if c.kind == "word":
         if not isinstance(answer, str):
-            return False, f"expected a word (a string), got {type(answer).__name__}"
+            return False, f"expected a word (a string), got {_kind_of(answer)} {_short(answer)}"
         ok = answer.strip().casefold() == str(want()).casefold()
-        return ok, "" if ok else f"{answer!r} is not it"
+        return ok, "" if ok else f"{_short(answer)} is not it"
     if c.kind == "bool":
         if not isinstance(answer, bool):
-            return False, f"expected True or False, got {answer!r}"
-        ok = answer == want()
+            return False, f"expected True or False, got {_kind_of(answer)} {_short(answer)}"
+        ok = answer == bool(want())
         return ok, "" if ok else f"{answer} is not it"
     if c.kind == "set":
-        if isinstance(answer, str) or not isinstance(answer, Iterable):
-            return False, f"expected a collection, got {type(answer).__name__}"
-        got_set = set(answer)
+        if isinstance(answer, str | bytes) or not isinstance(answer, Iterable):
+            return False, f"expected a collection (a set or list), got {_kind_of(answer)} {_short(answer)}"
+        try:
+            got_set = {_plain(x, collection=False) for x in answer}
+        except TypeError:
+            return False, (f"expected a collection of single values (numbers or words), got {_short(answer)}: "
+                           "flatten it, e.g. set(x for row in answer for x in row)")
         ok = got_set == set(want())
-        return ok, "" if ok else f"{sorted(got_set, key=str)} is not it"
+        return ok, "" if ok else f"{_short(sorted(got_set, key=str))} is not it"
     raise ValueError(f"check {c.id}: unknown kind {c.kind!r}")
 
 

@@ -98,6 +98,20 @@ def _normalise_lemma(text: str) -> str:
     return "_".join(text.strip().lower().split())
 
 
+def _short_repr(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _wordnet_iv(value: Any, what: str, example: str) -> str:
+    """Validate one argument of the public lookups: a non-blank string (TypeError or ValueError naming it)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a string such as {example!r}, not {type(value).__name__} {_short_repr(value)}")
+    if not value.strip():
+        raise ValueError(f"{what} is empty: give a word such as {example!r}")
+    return value
+
+
 def _open_debian_reader(directory: Path) -> Any:
     """nltk's reader over Debian's files, with our ``lexnames`` and no OMW mapping."""
     import nltk
@@ -164,8 +178,8 @@ class WordNet:
         Raises :class:`UnknownSenseError` with close matches for an unknown lemma, or
         naming the parts of speech it has when it has none in ``pos``.
         """
-        name = _normalise_lemma(lemma)
-        if pos is not None and pos not in _POS_NAMES:
+        name = _normalise_lemma(_wordnet_iv(lemma, "lemma", "nurse"))
+        if pos is not None and (not isinstance(pos, str) or pos not in _POS_NAMES):
             raise ValueError(f"pos must be one of {sorted(_POS_NAMES)} or None, not {pos!r}")
         found = self._all_senses(name)
         if not found:
@@ -195,8 +209,8 @@ class WordNet:
         text = key.strip() if isinstance(key, str) else key
         if not isinstance(text, str) or not self.is_key(text):
             raise UnknownSenseError(
-                f"{key!r} is not written as a WordNet sense key (lemma%ss_type:lex_filenum:lex_id:head:head_id, "
-                f"e.g. 'black%3:00:01::')",
+                f"{_short_repr(key)} is not written as a WordNet sense key "
+                "(lemma%ss_type:lex_filenum:lex_id:head:head_id, e.g. 'black%3:00:01::')",
                 str(key),
                 (),
             )
@@ -215,7 +229,7 @@ class WordNet:
 
     def base_forms(self, word: str) -> list[str]:
         """WordNet lemmas that ``word`` is an inflection of (``"equations"`` -> ``["equation"]``), by morphy."""
-        name = _normalise_lemma(word)
+        name = _normalise_lemma(_wordnet_iv(word, "word", "equations"))
         forms = [self._reader.morphy(name, p) for p in "nvar"]
         return sorted({f for f in forms if f and f != name and self._all_senses(f)})
 
@@ -299,7 +313,7 @@ class WordNet:
 
 
 @lru_cache(maxsize=4)
-def load_wordnet(source: str = "auto") -> WordNet:
+def load_wordnet(source: str | Path = "auto") -> WordNet:
     """WordNet 3.0, loaded once per ``source``.
 
     ``source``: ``"auto"`` (Debian files in ``/usr/share/wordnet`` when present,
@@ -307,6 +321,7 @@ def load_wordnet(source: str = "auto") -> WordNet:
     WordNet 3.0 database files (``data.noun``, ``index.sense``, ...).
     Raises :class:`WordNetNotFoundError` with both install routes when no data is found.
     """
+    source = _wordnet_iv(str(source) if isinstance(source, Path) else source, "source", "auto")
     try:
         import nltk  # noqa: F401
     except ImportError:

@@ -12,7 +12,9 @@
 // text that reads back as the same double), so a parsed export equals Python's
 // values. SVG export inlines the computed theme colours and fonts (CSS
 // variables do not travel with a file) and paints the effective background.
-// toCSV, fileStem and csvCell are pure and unit-tested (js/tests/export.test.js).
+// Text cells that a spreadsheet would run as a formula (=, +, -, @ first) get a
+// leading ' (safeCell, OWASP's CSV-injection advice); numbers never do.
+// toCSV, fileStem, csvCell and safeCell are pure and unit-tested (js/tests/export.test.js).
 import { h, SVG_NS } from "./dom.js";
 
 /** A file-name stem from parts: lower-risk characters only, joined by "_". */
@@ -30,11 +32,33 @@ export function fileStem(...parts) {
   return clean.length ? clean.join("_") : "embias";
 }
 
-/** One CSV cell (RFC 4180): quoted when it holds a comma, quote, or line break. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_AFTER_BLANKS = /^[ \n\t\r\v\f]*[=+\-@]/;
+const NUMBER_TEXT = /^[ \n\t\r\v\f]*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \n\t\r\v\f]*$/;
+
+/**
+ * True when a spreadsheet could read `text` as a formula (it starts with = + - @, a tab or a carriage
+ * return, or = + - @ after blanks, and is not a plain number such as "-0.5"), or `text` already looks
+ * guarded ("'" then such text). Same rule as embias_widgets/stimuli/spreadsheet_safe.py `needs_guard`.
+ */
+export function needsGuard(text) {
+  if (FORMULA_START.test(text) || FORMULA_AFTER_BLANKS.test(text)) return !NUMBER_TEXT.test(text);
+  return text.startsWith("'") && needsGuard(text.slice(1));
+}
+
+/** A text cell safe to open in a spreadsheet: a leading "'" where it could run as a formula (OWASP). */
+export function safeCell(value) {
+  return typeof value === "string" && needsGuard(value) ? `'${value}` : value;
+}
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a comma, quote, or line break. Text that a spreadsheet
+ * would run as a formula gets a leading "'" (safeCell); numbers are written as they are.
+ */
 export function csvCell(value) {
   if (value === null || value === undefined) return "";
   if (typeof value === "number" && !Number.isFinite(value)) return Number.isNaN(value) ? "nan" : value > 0 ? "inf" : "-inf";
-  const text = String(value);
+  const text = String(safeCell(value));
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
