@@ -40,10 +40,9 @@ def main() -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
 
-    from embias_widgets.analysis.batch import paper_test_names, run_suite
-    from embias_widgets.analysis.sentence_association import SentenceAssociationTest
+    from embias_widgets.analysis.association import SentenceAssociationTest, paper_test_names, run_suite
     from embias_widgets.models import load_model
-    from embias_widgets.models.sentence_encoders.encoders import clear_encoding_cache
+    from embias_widgets.models.sentence_encoders import clear_encoding_cache
 
     print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, "
           f"cuda {torch.cuda.is_available()}")
@@ -69,7 +68,7 @@ def main() -> None:
     print(f"suite, {n_tests} tests, first run: {t_first:.1f} s ({encoded_first} sentences encoded)")
     print(f"suite, cached re-run:          {t_again:.1f} s "
           f"({encoder.n_encoded - encoded_first} sentences encoded)")
-    assert list(again.frame["effect_size"]) == list(first.frame["effect_size"])
+    assert list(again.frame()["effect_size"]) == list(first.frame()["effect_size"])
 
     test = SentenceAssociationTest("sent-weat1", model=encoder)
     test.run()
@@ -88,7 +87,7 @@ def main() -> None:
 
     edit_latency(encoder, args.repeat)
 
-    frame = first.frame.set_index("test")
+    frame = first.frame().set_index("test")
     print("\nselected tests:")
     for name in SHOWN:
         row = frame.loc[name]

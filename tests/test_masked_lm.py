@@ -15,10 +15,12 @@ import transformers
 from _tiny_lm import build_tiny_mlm, one_thread
 
 from embias_widgets.metrics import attention_received
+from embias_widgets.models.language_models.batching import pack_by_length
 from embias_widgets.models.language_models.causal_lm import CausalLMScorer
+from embias_widgets.models.language_models.head_split import HeadSplit
 from embias_widgets.models.language_models.loading import load_likelihood_model
 from embias_widgets.models.language_models.masked_lm import MaskedLMScorer
-from embias_widgets.models.language_models.scoring import HeadSplit, pack_by_length, shared_positions
+from embias_widgets.models.language_models.tokens import shared_positions
 
 SENTENCES = [
     "She is a nurse.",
@@ -289,11 +291,11 @@ def test_a_registered_name_loads_through_the_registry(tiny_mlm, tokenizer, monke
 
 # -- speed-ups that must not change results ----------------------------------------------------------
 def test_head_check_runs_once_per_architecture(tiny_mlm, tokenizer, monkeypatch) -> None:
-    from embias_widgets.models.language_models import scoring
+    from embias_widgets.models.language_models import head_split
 
     calls = []
     original = HeadSplit._agrees
-    monkeypatch.setattr(scoring, "_HEAD_CHECKS", {})
+    monkeypatch.setattr(head_split, "_HEAD_CHECKS", {})
     monkeypatch.setattr(HeadSplit, "_agrees", lambda self, ids: calls.append(1) or original(self, ids))
     for _ in range(3):
         assert MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False)._head().split

@@ -10,11 +10,10 @@ import json
 import numpy as np
 import pytest
 
-from embias_widgets.analysis.batch import paper_test_names, run_suite
-from embias_widgets.analysis.sentence_association import SentenceAssociationTest
+from embias_widgets.analysis.association import SentenceAssociationTest, paper_test_names, run_suite
 from embias_widgets.cli import main
 from embias_widgets.models import load_model
-from embias_widgets.models.sentence_encoders.encoders import CBoWEncoder
+from embias_widgets.models.sentence_encoders import CBoWEncoder
 from embias_widgets.stimuli import SET_KEYS
 from embias_widgets.stimuli.sentence_tests import load_sentence_test
 
@@ -86,7 +85,7 @@ def test_cli_and_notebook_api_give_the_same_numbers(minilm):
                 out=out) == 0
     rows = {r["test"]: r for r in json.loads(out.getvalue())}
     api = SentenceAssociationTest(SMALL, model="all-MiniLM-L6-v2").run()
-    frame = run_suite([SMALL, "weat6"], ["all-MiniLM-L6-v2"]).frame.set_index("test")
+    frame = run_suite([SMALL, "weat6"], ["all-MiniLM-L6-v2"]).frame().set_index("test")
     cli = rows[SMALL]
     assert cli["effect_size"] == pytest.approx(api.effect_size, abs=1e-12)
     assert cli["p_value"] == api.pvalue

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from embias_widgets.models.errors import SenseFileError
-from embias_widgets.models.sense_vectors import load_sense_file, load_sense_model
+from embias_widgets.models.registry import load_sense_model
+from embias_widgets.models.sense_vectors import load_sense_file
 
 KEYS = ["black%3:00:01::", "black%1:18:00::", "nurse%1:18:00::", "nurse%2:29:00::"]
 

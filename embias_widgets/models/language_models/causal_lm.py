@@ -23,17 +23,12 @@ from typing import Any
 import numpy as np
 
 from ...metrics.likelihood import aul_score, pll_score
-from .scoring import (
-    HeadSplit,
-    PairScores,
-    ScorerBase,
-    Tokenized,
-    TokenScores,
-    modified_flags,
-    pack_by_length,
-    shared_positions,
-    tokenize,
-)
+from ..runtime import input_length
+from .base import ScorerBase
+from .batching import pack_by_length
+from .head_split import HeadSplit
+from .scoring import PairScores, Tokenized, TokenScores
+from .tokens import modified_flags, shared_positions, tokenize
 
 CAUSAL_METRICS = ("cps", "pll", "aul")
 
@@ -64,9 +59,7 @@ class CausalLMScorer(ScorerBase):
         self._setup(model, tokenizer, name=name, description=description, device=device,
                     token_budget=token_budget, progress=progress)
         self.lowercase = bool(lowercase)
-        self.max_length = getattr(model.config, "max_position_embeddings", None) or getattr(
-            model.config, "n_positions", None
-        )
+        self.max_length = input_length(model, tokenizer)
         self._passes: dict[tuple[int, ...], np.ndarray] = {}
 
     @property

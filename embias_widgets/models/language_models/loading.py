@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ..errors import ModelNotFoundError
 from .causal_lm import CausalLMScorer
 from .masked_lm import MaskedLMScorer
 
@@ -67,7 +68,8 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
     """
     if kind not in KINDS:
         raise ValueError(f"`kind` must be one of {KINDS}, got {kind!r}")
-    from ..sentence_encoders.hub import check_device, check_model_dir
+    from ..runtime import check_device
+    from ..sentence_encoders.hub import check_model_dir
 
     check_device(options.get("device"))
     if not isinstance(model, str):
@@ -96,7 +98,7 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
     try:
         chosen = _kind_from_config(model) if kind == "auto" else kind
     except OSError as err:
-        raise ValueError(
+        raise ModelNotFoundError(
             f"cannot load {model!r} as a language model ({err}). Give a local model directory, a hub "
             f"name (needs the internet, or the model in the local cache), or a registered language model: "
             f"{', '.join(available_models('language-model'))}"

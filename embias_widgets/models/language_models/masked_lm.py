@@ -13,7 +13,7 @@ For a sentence of tokens w_1..w_n (special tokens excluded):
   receives (mean over layers, heads and query positions).
 
 Masked copies of all sentences are packed into batches of equal length under
-a token budget (:func:`~embias_widgets.models.language_models.scoring.pack_by_length`), so
+a token budget (:func:`~embias_widgets.models.language_models.batching.pack_by_length`), so
 memory is bounded for long sentences, short sentences share batches, and no
 padding enters any row: results do not depend on the batch size. Only the
 masked position of each copy goes through the prediction head. Every
@@ -29,19 +29,12 @@ from typing import Any
 import numpy as np
 
 from ...metrics.likelihood import aul_score, aula_score, pll_score
-from .scoring import (
-    MASKED_METRICS,
-    HeadSplit,
-    PairScores,
-    ScorerBase,
-    Tokenized,
-    TokenScores,
-    eager_attention,
-    modified_flags,
-    pack_by_length,
-    shared_positions,
-    tokenize,
-)
+from ..runtime import input_length
+from .base import ScorerBase
+from .batching import pack_by_length
+from .head_split import HeadSplit, eager_attention
+from .scoring import MASKED_METRICS, PairScores, Tokenized, TokenScores
+from .tokens import modified_flags, shared_positions, tokenize
 
 CPS_SKIP = ("ends", "special")
 DEFAULT_TOKEN_BUDGET = 8192
@@ -107,7 +100,7 @@ class MaskedLMScorer(ScorerBase):
         self.cps_skip = cps_skip
         self.last_layer_rows = bool(last_layer_rows)
         self.mask_id = int(tokenizer.mask_token_id)
-        self.max_length = _max_positions(model, tokenizer)
+        self.max_length = input_length(model, tokenizer)
         self._masked: dict[tuple[tuple[int, ...], int], float] = {}
         self._unmasked: dict[tuple[tuple[int, ...], bool], tuple[np.ndarray, np.ndarray | None]] = {}
 
@@ -332,15 +325,6 @@ def _with_modified(scores: TokenScores, modified: np.ndarray) -> TokenScores:
     from dataclasses import replace
 
     return replace(scores, modified=modified)
-
-
-def _max_positions(model: Any, tokenizer: Any) -> int | None:
-    limit = getattr(model.config, "max_position_embeddings", None)
-    if getattr(model.config, "model_type", "") in ("roberta", "xlm-roberta", "camembert") and limit:
-        limit -= 2  # RoBERTa positions start after the padding index
-    tok_limit = getattr(tokenizer, "model_max_length", None)
-    candidates = [int(x) for x in (limit, tok_limit) if x and int(x) < 1_000_000]
-    return min(candidates) if candidates else None
 
 
 def _progress(total: int, enabled: bool, desc: str, unit: str = "copy") -> Any:

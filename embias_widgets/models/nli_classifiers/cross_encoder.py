@@ -8,7 +8,7 @@ CONTRADICTION, NEUTRAL, ENTAILMENT), so the label order is always read from
 contradiction (:func:`label_columns`).
 
 Batching: pairs are grouped by exact token length and packed so that
-``rows * length <= token_budget`` (:func:`~..language_models.scoring.pack_by_length`);
+``rows * length <= token_budget`` (:func:`~..language_models.batching.pack_by_length`);
 equal lengths need no padding, so a pair's probabilities do not depend on the
 pairs that share its batch, and no compute is spent on padding. Logits are
 turned into probabilities in float64.
@@ -22,17 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ModelNotFoundError
-from ..language_models.scoring import choose_device, pack_by_length
+from ..errors import ModelNotFoundError, NliLabelError
+from ..language_models.batching import pack_by_length
+from ..runtime import default_device, input_length
 from .protocol import LABELS, check_pair_lists
 
 _ALIASES = {"entailment": "entailment", "entails": "entailment", "entail": "entailment",
             "neutral": "neutral",
             "contradiction": "contradiction", "contradicts": "contradiction", "contradict": "contradiction"}
-
-
-class NliLabelError(ValueError):
-    """A model whose labels are not (entailment, neutral, contradiction)."""
 
 
 def label_columns(id2label: Mapping[Any, str]) -> np.ndarray:
@@ -98,7 +95,7 @@ class CrossEncoderNli:
             )
         id2label = dict(enumerate(labels)) if labels is not None else model.config.id2label
         self.columns = label_columns(id2label)
-        self.device = choose_device(device)
+        self.device = default_device(device)
         self.model = model.to(self.device).eval()
         self.tokenizer = tokenizer
         self.name = name or getattr(model.config, "name_or_path", "") or type(model).__name__
@@ -106,9 +103,7 @@ class CrossEncoderNli:
         self.token_budget = int(token_budget)
         pack_by_length([1], self.token_budget)
         self.progress = progress
-        limits = [getattr(model.config, "max_position_embeddings", None), getattr(tokenizer, "model_max_length", None)]
-        self.max_length = min(int(x) for x in limits if isinstance(x, int) and 0 < x < 10**7) if any(
-            isinstance(x, int) and 0 < x < 10**7 for x in limits) else None
+        self.max_length = input_length(model, tokenizer)
         self.forward_passes = 0
 
     @classmethod

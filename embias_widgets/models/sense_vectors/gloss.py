@@ -8,6 +8,10 @@ sums the last 4 layers: ``layer="sum-last4"``; the default is the last layer, as
 sentence-transformers uses MiniLM). These are gloss-only vectors, one documented
 component of LMMS, not full LMMS (which adds SemCor-supervised vectors propagated through WordNet).
 
+:class:`GlossSenseVectors` takes the encoder object; loading an encoder by name (``"gloss:<encoder>"``,
+default :data:`DEFAULT_GLOSS_ENCODER`) is the registry's
+(:func:`embias_widgets.models.registry.load_sense_model`).
+
 Vectors are cached per (encoder content, options, WordNet, sense key): a second run encodes nothing new.
 The encoder is keyed by its content fingerprint (:mod:`embias_widgets.models.fingerprints`: a hash of
 its weights and tokenizer), never by its name, so two encoders that share a name, or a model retrained in
@@ -101,18 +105,3 @@ class GlossSenseVectors(SenseVectors):
             for key, vector in zip(todo, encoding.vectors, strict=True):
                 self._cache[key] = np.asarray(vector, dtype=np.float64)
         return [self._cache[k] for k in keys]
-
-
-def load_gloss_vectors(encoder: Any = DEFAULT_GLOSS_ENCODER, **options: Any) -> GlossSenseVectors:
-    """Gloss vectors from a registered encoder name, a path, a hub name or an encoder object."""
-    from ..registry import load_model
-
-    model = load_model(encoder, **options) if isinstance(encoder, str) else encoder
-    if not hasattr(model, "encode") or getattr(model, "kind", "") == "sense":
-        raise ValueError(f"gloss sense vectors need a sentence encoder, got {model!r}")
-    return GlossSenseVectors(model)
-
-
-def load_gloss_minilm(**options: Any) -> GlossSenseVectors:
-    """Registry loader for ``"gloss:all-MiniLM-L6-v2"`` (options go to the encoder: ``layer``, ``pooling``)."""
-    return load_gloss_vectors(DEFAULT_GLOSS_ENCODER, **options)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..sentence_encoders.encoders import combined_layers
+from ..sentence_encoders.pooling import combined_layers
 from .base import SenseVectors, lemma_of
 
 
@@ -36,7 +36,7 @@ class ContextualSenseVectors(SenseVectors):
     Parameters
     ----------
     encoder
-        A :class:`~embias_widgets.models.sentence_encoders.encoders.TransformerSentenceEncoder`
+        A :class:`~embias_widgets.models.sentence_encoders.TransformerSentenceEncoder`
         (its ``model``, ``tokenizer`` and ``layer`` are used; pooling is over the target's tokens).
     """
 

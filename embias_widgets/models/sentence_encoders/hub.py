@@ -1,6 +1,7 @@
 """Loading models by Hugging Face hub name or local directory (torch, lazily).
 
-Shared by sentence encoders and language-model scorers:
+Shared by sentence encoders and language-model scorers (the device is checked by
+:func:`embias_widgets.models.runtime.check_device`):
 
 - A local directory is checked before transformers sees it: a file, a folder
   without ``config.json`` or without tokenizer files is named as such (instead
@@ -9,7 +10,6 @@ Shared by sentence encoders and language-model scorers:
   is there (no pickle is unpickled); when only a pickle-based file
   (``pytorch_model.bin``) exists it is loaded with an
   :class:`~embias_widgets.EmbiasWarning` saying so.
-- ``--device cuda`` on a machine without CUDA is an error before any loading.
 """
 
 from __future__ import annotations
@@ -87,30 +87,3 @@ def from_pretrained(auto_class: Any, name_or_path: str | Path, path: Path | None
         stacklevel=3,
     )
     return auto_class.from_pretrained(str(name_or_path), use_safetensors=False, **kwargs)
-
-
-def check_device(device: str | None) -> None:
-    """``ValueError`` when ``device`` asks for CUDA (or MPS) that this machine does not have."""
-    if device is None:
-        return
-    if not isinstance(device, str) or not device.strip():
-        raise ValueError(f"--device must be a name such as cpu or cuda, got {device!r}")
-    kind = device.split(":", 1)[0]
-    import torch
-
-    if kind == "cuda" and not torch.cuda.is_available():
-        raise ValueError(
-            f"--device {device}: this machine has no CUDA device torch can use "
-            f"(torch {torch.__version__}, CUDA build: {torch.version.cuda is not None}); use --device cpu"
-        )
-    if kind == "mps" and not torch.backends.mps.is_available():
-        raise ValueError(f"--device {device}: MPS is not available here; use --device cpu")
-    if kind not in ("cpu", "cuda", "mps", "xpu", "meta"):
-        raise ValueError(f"--device {device!r} is not a device torch knows: use cpu or cuda (cuda:0, cuda:1, ...)")
-
-
-def load_hub_model(name: str, **options: Any) -> Any:
-    """Load a transformer model directory or hub name as a sentence encoder."""
-    from .encoders import TransformerSentenceEncoder
-
-    return TransformerSentenceEncoder.from_pretrained(name, **options)

@@ -1,0 +1,89 @@
+"""Sentences as a model sees them: tokenising with display pieces, and aligning the two sentences of a pair."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .scoring import Tokenized
+
+
+def tokenize(tokenizer: Any, text: str, *, lowercase: bool, max_length: int | None) -> Tokenized:
+    """Tokenise ``text`` with special tokens; lowercase first for uncased models (CrowS-Pairs)."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"cannot score an empty sentence ({text!r}): type some words")
+    model_text = text.lower() if lowercase else text
+    try:
+        enc = tokenizer(model_text, return_special_tokens_mask=True, return_offsets_mapping=True)
+        offsets = enc["offset_mapping"]
+    except (NotImplementedError, ValueError, TypeError):
+        enc = tokenizer(model_text, return_special_tokens_mask=True)
+        offsets = None
+    ids = tuple(int(i) for i in enc["input_ids"])
+    special = tuple(bool(s) for s in enc["special_tokens_mask"])
+    tokens = tuple(tokenizer.convert_ids_to_tokens(list(ids)))
+    if max_length is not None and len(ids) > max_length:
+        raise ValueError(
+            f"{text[:60]!r}... has {len(ids)} tokens but the model takes at most {max_length}: "
+            "shorten or split the sentence"
+        )
+    display = text if len(text) == len(model_text) else model_text
+    pieces, spaces = _display_pieces(tokens, special, offsets, display)
+    return Tokenized(text, ids, tokens, pieces, spaces, special)
+
+
+def _display_pieces(
+    tokens: Sequence[str], special: Sequence[bool], offsets: Any, text: str
+) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    pieces: list[str] = []
+    spaces: list[bool] = []
+    prev_end: int | None = None
+    for i, token in enumerate(tokens):
+        if special[i]:
+            pieces.append(token)
+            spaces.append(bool(pieces[:-1]))
+            continue
+        if offsets is not None:
+            start, end = (int(x) for x in offsets[i])
+            pieces.append(text[start:end] or token)
+            spaces.append(prev_end is not None and start > prev_end)
+            prev_end = end
+            continue
+        word_start = not token.startswith("##")
+        clean = token.removeprefix("##").lstrip("Ġ▁")
+        pieces.append(clean or token)
+        spaces.append(prev_end is not None and (word_start or token[:1] in "Ġ▁"))
+        prev_end = i
+    return tuple(pieces), tuple(spaces)
+
+
+def modified_flags(length: int, shared: Iterable[int]) -> np.ndarray:
+    """Boolean array: True where a position is not among ``shared``."""
+    flags = np.ones(length, dtype=bool)
+    flags[list(shared)] = False
+    return flags
+
+
+# -- alignment -------------------------------------------------------------------------------
+def shared_positions(
+    ids_a: Sequence[int], ids_b: Sequence[int], *, autojunk: bool = False
+) -> tuple[list[int], list[int]]:
+    """Positions of the tokens two sequences share, from difflib's ``equal`` blocks.
+
+    As CrowS-Pairs' ``get_span`` (Nangia et al. 2020): align the token-id
+    sequences with ``difflib.SequenceMatcher`` and keep the ``equal`` opcodes;
+    everything else is a modified token. CrowS-Pairs leaves difflib's
+    ``autojunk`` heuristic on, which changes alignments only for sequences of
+    200 tokens or more; it is off here unless asked for.
+    """
+    matcher = difflib.SequenceMatcher(None, list(ids_a), list(ids_b), autojunk=autojunk)
+    left: list[int] = []
+    right: list[int] = []
+    for op, a0, a1, b0, b1 in matcher.get_opcodes():
+        if op == "equal":
+            left.extend(range(a0, a1))
+            right.extend(range(b0, b1))
+    return left, right
