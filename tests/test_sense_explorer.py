@@ -85,7 +85,7 @@ def test_a_lemma_chip_takes_the_max_over_its_senses(explorer, sense_file):
     assert explorer.sense_bars.effect_size == pytest.approx(want.core("sense").effect_size)
     row = explorer.sense_bars.per_word[2]
     assert row["word"] == "nurse"
-    sense_rows = want.per_item()
+    sense_rows = want.frame()
     assert row["association"] == pytest.approx(
         sense_rows[(sense_rows.level == "sense") & (sense_rows["item"] == "nurse")]["association"].item()
     )

@@ -61,7 +61,7 @@ def test_word_level_equals_the_core_on_one_vector_per_lemma(wn, sense_file):
     assert MergedItems("attr1", a_items[0], (a_items[1],)) in res.merged and len(res.merged) == 3
     assert any(n.startswith("word level: targ2: 'judge%1:18:00::' and 'judge' are one item") for n in res.notes)
     assert res.to_dict()["merged"][0] == {"set": "targ1", "item": x_items[0], "same_as": [x_items[1]]}
-    frame = res.per_item()
+    frame = res.frame()
     assert (frame["level"] == "sense").sum() == 6 and (frame["level"] == "word_average").sum() == 4
     word_rows = frame[frame["level"] == "word_max"]
     assert list(word_rows["lemma"]) == ["nurse", "engineer", "judge", "mentor"]

@@ -19,16 +19,19 @@ from typing import Any
 
 import ipywidgets
 
-from ..analysis.senses import LEVEL_TITLES, SenseAssociationResult, SenseAssociationTest, SenseInputError
-from ..models.errors import MissingSenseError
-from ..stimuli import SET_KEYS
-from ..stimuli.wordnet import UnknownSenseError, load_wordnet
+from ..analysis.senses import (
+    LEVEL_TITLES,
+    USER_ERRORS,
+    SenseAssociationResult,
+    SenseAssociationTest,
+    describe,
+    load_wordnet,
+)
 from .effect_size_bars import EffectSizeBars
-from .sense_selector import SenseSelector, describe
+from .sense_selector import SenseSelector
 
-USER_ERRORS = (SenseInputError, MissingSenseError, UnknownSenseError)
-"""Failures caused by what was picked: shown as they are (others are internal errors)."""
 ROLES = {"targ1": "Target X", "targ2": "Target Y", "attr1": "Attribute A", "attr2": "Attribute B"}
+"""The four sets, in the order the selectors are laid out."""
 
 
 class SenseWeatExplorer(ipywidgets.VBox):
@@ -58,7 +61,7 @@ class SenseWeatExplorer(ipywidgets.VBox):
                 allow_lemmas=True,
                 wordnet=wordnet,
             )
-            for key in SET_KEYS
+            for key in ROLES
         }
         self.sense_bars = EffectSizeBars(alpha=alpha)
         self.word_bars = EffectSizeBars(alpha=alpha)
@@ -67,7 +70,7 @@ class SenseWeatExplorer(ipywidgets.VBox):
         self.result: SenseAssociationResult | None = None
         self.elapsed_ms: float | None = None
         grid = ipywidgets.GridBox(
-            [self.selectors[k] for k in SET_KEYS],
+            [self.selectors[k] for k in ROLES],
             layout=ipywidgets.Layout(grid_template_columns="repeat(2, minmax(320px, 1fr))", grid_gap="8px"),
         )
         bars = ipywidgets.HBox([self.sense_bars, self.word_bars], layout=ipywidgets.Layout(flex_flow="row wrap"))
@@ -118,18 +121,17 @@ class SenseWeatExplorer(ipywidgets.VBox):
         return result
 
     def _draw(self, result: SenseAssociationResult) -> None:
-        items = result.per_item()
-        word_max = result.core("word_max")
-        d_max = "undefined" if word_max.effect_size is None else f"{word_max.effect_size:+.3f}"
+        d_max = result.core("word_max").effect_size
+        d_max_text = "undefined" if d_max is None else f"{d_max:+.3f}"
         for bars, level, note in (
             (self.sense_bars, "sense", "Items: senses as picked; a lemma chip takes the max over its senses"),
             (
                 self.word_bars,
                 "word_average",
-                f"Every item replaced by its lemma's mean sense vector. Max over all sense pairs instead: d = {d_max}",
+                "Every item replaced by its lemma's mean sense vector. "
+                f"Max over all sense pairs instead: d = {d_max_text}",
             ),
         ):
-            rows = items[items["level"] == level]
             bars.show_core(
                 result.core(level),
                 title=f"{result.test}: {LEVEL_TITLES[level]}",
@@ -137,15 +139,7 @@ class SenseWeatExplorer(ipywidgets.VBox):
                 test_name=f"{result.test}-{level}",
                 model_name=result.model,
                 categories=result.categories,
-                per_word=[  # the word level sees only the lemma of each item
-                    {
-                        "word": r.item if level == "sense" else r.lemma,
-                        "set": r.set,
-                        "category": r.category,
-                        "association": r.association,
-                    }
-                    for r in rows.itertuples()
-                ],
+                per_word=result.bar_rows(level),  # the word level sees only the lemma of each item
                 elapsed_ms=self.elapsed_ms,
                 note=note,
             )

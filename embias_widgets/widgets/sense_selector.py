@@ -1,8 +1,8 @@
 """``SenseSelector``: type a lemma, see its WordNet 3.0 senses, pick one or more.
 
 The front end (``js/sense_selector.js``) only sends what the user typed (the
-``query`` trait) and what they picked (``selected``); every lookup happens here,
-in the kernel, against :func:`~embias_widgets.stimuli.wordnet.load_wordnet`.
+``query`` trait) and what they picked (``selected``); every lookup happens in
+the kernel, in :mod:`embias_widgets.analysis.senses.lookup` (WordNet 3.0).
 Python answers a query by filling ``senses`` (or ``suggestions`` for an
 unknown lemma) and names the query it answered in ``answered``, so the front
 end never draws a stale answer to an earlier keystroke.
@@ -20,36 +20,21 @@ from typing import Any
 
 import traitlets
 
-from ..stimuli.wordnet import Sense, UnknownSenseError, load_wordnet
+from ..analysis.senses import (
+    POS_NAMES,
+    Sense,
+    UnknownSenseError,
+    describe,
+    item_chip,
+    item_senses,
+    load_wordnet,
+    look_up,
+    sense_record,
+    short_gloss,
+)
 from ._base import EmbiasWidget, bundle
 
-POS_NAMES = {"n": "noun", "v": "verb", "a": "adjective", "s": "adjective satellite", "r": "adverb"}
-SHORT_GLOSS = 48
-
-
-def short_gloss(gloss: str, limit: int = SHORT_GLOSS) -> str:
-    """The first ``limit`` characters of a gloss, cut at a word boundary with an ellipsis."""
-    gloss = " ".join(gloss.split())
-    if len(gloss) <= limit:
-        return gloss
-    cut = gloss[:limit].rsplit(" ", 1)[0].rstrip(",;:")
-    return cut + "…"
-
-
-def sense_record(sense: Sense) -> dict[str, Any]:
-    """What the front end draws for one sense (all of it text)."""
-    return {
-        "key": sense.key,
-        "lemma": sense.lemma,
-        "pos": sense.pos,
-        "pos_name": POS_NAMES.get(sense.pos, sense.pos),
-        "lexname": sense.lexname,
-        "gloss": sense.gloss,
-        "short_gloss": short_gloss(sense.gloss),
-        "example": sense.examples[0] if sense.examples else "",
-        "synonyms": [s for s in sense.synonyms if s != sense.lemma],
-        "sense_number": sense.sense_number,
-    }
+__all__ = ["RefusedSenseError", "SenseSelector", "describe", "sense_record", "short_gloss"]
 
 
 class RefusedSenseError(UnknownSenseError, traitlets.TraitError):
@@ -151,38 +136,17 @@ class SenseSelector(EmbiasWidget):
 
     def resolve_item(self, item: str) -> list[Sense]:
         """The senses an item stands for: one for a key, all of a lemma's when lemmas are allowed."""
-        if self.wordnet.is_key(item):
-            return [self.wordnet.sense(item)]
-        if not self.allow_lemmas:
-            # a lemma where a key is needed: the error lists the lemma's keys
-            senses = self.wordnet.senses(item)
-            raise UnknownSenseError(
-                f"{item!r} is a lemma, not a WordNet 3.0 sense key: pick one of its senses",
-                suggestions=tuple(s.key for s in senses),
-            )
-        return self.wordnet.senses(item)
+        return item_senses(self.wordnet, item, allow_lemmas=self.allow_lemmas)
 
     # -- lookups -------------------------------------------------------------------------------------
     @traitlets.observe("query", "pos")
     def _lookup(self, change: dict) -> None:
         started = time.perf_counter()
-        text = " ".join(self.query.split())
-        senses: list[Sense] = []
-        suggestions: list[str] = []
-        message = ""
-        if text:
-            try:
-                if self.wordnet.is_key(text):
-                    senses = [self.wordnet.sense(text)]
-                else:
-                    senses = self.wordnet.senses(text, pos=self.pos or None)
-            except UnknownSenseError as err:
-                suggestions = list(err.suggestions)
-                message = str(err.args[0]) if err.args else str(err)
+        found = look_up(self.wordnet, self.query, self.pos)
         with self.hold_sync():
-            self.senses = [sense_record(s) for s in senses]
-            self.suggestions = suggestions
-            self.message = message
+            self.senses = found.records()
+            self.suggestions = list(found.suggestions)
+            self.message = found.message
             self.lookup_ms = (time.perf_counter() - started) * 1000
             self.answered = f"{self.query}|{self.pos}"
 
@@ -204,34 +168,8 @@ class SenseSelector(EmbiasWidget):
         self._update_chips()
 
     def _update_chips(self) -> None:
-        chips = []
-        for item in self.selected:
-            if self.wordnet.is_key(item):
-                sense = self.wordnet.sense(item)
-                chips.append(
-                    {
-                        "item": item,
-                        "kind": "sense",
-                        "lemma": sense.lemma,
-                        "key": sense.key,
-                        "short_gloss": short_gloss(sense.gloss, 32),
-                        "gloss": sense.gloss,
-                    }
-                )
-            else:
-                n = len(self.wordnet.senses(item))
-                chips.append(
-                    {
-                        "item": item,
-                        "kind": "lemma",
-                        "lemma": item,
-                        "key": "",
-                        "short_gloss": f"any of {n} sense{'s' if n != 1 else ''} (max)",
-                        "gloss": f"{item}: every WordNet sense; a test takes the max over sense pairs",
-                    }
-                )
         with self.hold_sync():
-            self.chips = chips
+            self.chips = [item_chip(self.wordnet, item) for item in self.selected]
             self.export_text = self.export_json()
 
     # -- JSON ---------------------------------------------------------------------------------------------
@@ -275,12 +213,3 @@ class SenseSelector(EmbiasWidget):
         with self.hold_sync():
             self.error = ""
             self.import_text = ""
-
-
-def describe(err: Exception) -> str:
-    """An error's message with its suggestions (for :class:`UnknownSenseError`)."""
-    text = str(err.args[0]) if isinstance(err, KeyError) and err.args else str(err)
-    suggestions = getattr(err, "suggestions", ())
-    if suggestions and not all(s in text for s in suggestions[:3]):
-        text += f" (did you mean: {', '.join(suggestions[:8])}?)"
-    return text

@@ -1,5 +1,10 @@
-"""The result of a :class:`~embias_widgets.analysis.senses.SenseAssociationTest`: the sense WEAT and its
-word-level twins (Zhou, Kaneko & Bollegala 2022), with how every item was read and what was merged.
+"""The results of the sense studies (Zhou, Kaneko & Bollegala 2022), each a frozen :class:`StudyResult`.
+
+- :class:`SenseAssociationResult`: a :class:`~embias_widgets.analysis.senses.SenseAssociationTest` run, the
+  sense WEAT (section 3, eq. 2's ``max`` variant) and its two word-level twins, with how every item was read
+  and what was merged;
+- :class:`SenseGenderBiasResult`: :func:`~embias_widgets.analysis.senses.sense_gender_bias`, eq. 8's
+  ``cos(v, g)`` per occupation for its noun sense, verb sense and eq. 7 word vector (Figure 2).
 """
 
 from __future__ import annotations
@@ -9,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ..metrics import AssociationResult
-from ..metrics.senses import MaxSenseResult
-from ..palette import altair_scale
-from .association import MergedItems
+from ...metrics import AssociationResult
+from ...metrics.senses import MaxSenseResult
+from ...palette import altair_scale, group_colors
+from ..association import MergedItems, association_record
 
 LEVELS = ("sense", "word_average", "word_max")
 LEVEL_TITLES = {
@@ -20,6 +25,8 @@ LEVEL_TITLES = {
     "word_average": "word (eq. 7 average of senses)",
     "word_max": "word (max over sense pairs)",
 }
+KINDS = ("noun sense", "verb sense", "word (eq. 7)")
+"""The three vectors eq. 8 compares per occupation (Figure 2's bars)."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,10 @@ class ResolvedItem:
     lemma: str
     keys: tuple[str, ...]  # one key for a key item; all the lemma's keys for a lemma item
     is_key: bool
+
+
+def _d_text(d: float | None) -> str:
+    return "undefined" if d is None else f"{d:+.3f}"
 
 
 @dataclass(frozen=True)
@@ -57,6 +68,7 @@ class SenseAssociationResult:
         return self.items if level == "sense" or self.word_items is None else self.word_items
 
     def core(self, level: str = "sense") -> AssociationResult:
+        """The metric core's result of ``level`` (one of :data:`LEVELS`)."""
         if level not in LEVELS:
             raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
         res = getattr(self, level)
@@ -71,29 +83,16 @@ class SenseAssociationResult:
         return self.core().pvalue
 
     def summary(self) -> str:
-        parts = []
-        for level in LEVELS:
-            d = self.core(level).effect_size
-            parts.append(f"{level} d = {'undefined' if d is None else f'{d:+.3f}'} (p = {self.core(level).pvalue:.3g})")
+        """One line: d and p of the sense level and of both word-level twins."""
+        parts = [f"{level} d = {_d_text(self.core(level).effect_size)} (p = {self.core(level).pvalue:.3g})"
+                 for level in LEVELS]
         return f"{self.test} on {self.model}: " + "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready record: the sense result in the CLI's usual fields, the twins beside it."""
         core = self.core()
-        out: dict[str, Any] = {
-            "test": self.test,
-            "model": self.model,
-            "options": self.options,
-            "effect_size": core.effect_size,
-            "effect_size_note": core.effect_size_note,
-            "p_value": core.pvalue,
-            "statistic": core.statistic,
-            "exact": core.exact,
-            "method": core.method,
-            "alternative": core.alternative,
-            "n_permutations": core.n_permutations,
-            "variant": core.variant,
-            "ddof": core.ddof,
+        return {
+            **association_record(self.test, self.model, self.options, core),
             **{f"num_{k}": len(v) for k, v in self.items.items()},
             "categories": self.categories,
             "senses": self.senses,
@@ -105,7 +104,6 @@ class SenseAssociationResult:
             "merged": [{"set": m.set, "item": m.item, "same_as": list(m.same_as)} for m in self.merged],
             "notes": list(self.notes),
         }
-        return out
 
     def _keys(self, level: str, r: ResolvedItem) -> tuple[str, ...]:
         if level == "word_max":
@@ -127,7 +125,7 @@ class SenseAssociationResult:
         a_sense = int(getattr(w, f"attribute_sense_{side}")[index])
         return self._keys(level, targets[index])[t_sense], self._keys(level, attrs[a_item])[a_sense]
 
-    def per_item(self) -> Any:
+    def frame(self) -> Any:
         """Tidy DataFrame: one row per (level, target item) with s(w, A, B) and the winning senses."""
         import pandas as pd
 
@@ -155,6 +153,17 @@ class SenseAssociationResult:
                     }
                 )
         return pd.DataFrame(rows)
+
+    def bar_rows(self, level: str) -> list[dict[str, Any]]:
+        """The target rows of ``level`` as effect-size bars draw them: ``{"word", "set", "category",
+        "association"}``, the word being the item as given at the sense level and its lemma at the word levels."""
+        rows = self.frame()
+        rows = rows[rows["level"] == level]
+        return [
+            {"word": r.item if level == "sense" else r.lemma, "set": r.set, "category": r.category,
+             "association": r.association}
+            for r in rows.itertuples()
+        ]
 
     def levels(self) -> Any:
         """DataFrame: effect size and p-value per level (sense result and its word-level twins)."""
@@ -192,6 +201,64 @@ class SenseAssociationResult:
 
 
 def altair_scale_colors() -> list[str]:
-    from ..palette import group_colors
-
+    """One palette colour per level of :class:`SenseAssociationResult`, in :data:`LEVELS` order."""
     return list(group_colors(list(LEVELS)).values())
+
+
+@dataclass(frozen=True)
+class GenderBiasRow:
+    """``cos(v, g)`` of one vector of one occupation (Zhou et al. eq. 8)."""
+
+    occupation: str
+    kind: str  # one of KINDS
+    sense_key: str  # the sense key, or the lemma for the eq. 7 word vector
+    bias: float
+
+
+@dataclass(frozen=True)
+class SenseGenderBiasResult:
+    """``cos(v, g)`` per occupation for its noun sense, verb sense and eq. 7 word vector."""
+
+    model: str
+    pairs: tuple[tuple[str, str], ...]
+    rows: tuple[GenderBiasRow, ...]
+
+    def summary(self) -> str:
+        """One line per occupation: the bias of its noun sense, verb sense and word vector."""
+        by_occupation: dict[str, list[str]] = {}
+        for r in self.rows:
+            by_occupation.setdefault(r.occupation, []).append(f"{r.kind} {r.bias:+.3f}")
+        head = f"gender direction bias cos(v, g) on {self.model} (g from {len(self.pairs)} pairs; > 0: towards male)"
+        return "\n".join([head, *(f"{occupation}: {', '.join(parts)}" for occupation, parts in by_occupation.items())])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready record: the model, the (male, female) pairs of g and every row of :meth:`frame`."""
+        return {
+            "model": self.model,
+            "pairs": [list(p) for p in self.pairs],
+            "rows": [{"occupation": r.occupation, "kind": r.kind, "sense_key": r.sense_key, "bias": float(r.bias)}
+                     for r in self.rows],
+        }
+
+    def frame(self) -> Any:
+        """Tidy DataFrame: occupation, kind, sense_key, bias."""
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["rows"], columns=["occupation", "kind", "sense_key", "bias"])
+
+    def chart(self) -> Any:
+        """Figure 2 of the paper: grouped bars per occupation (noun vs verb sense vs word)."""
+        import altair as alt
+
+        colors = group_colors(list(KINDS))
+        return (
+            alt.Chart(self.frame(), title=f"gender direction bias cos(v, g) on {self.model}")
+            .mark_bar()
+            .encode(
+                x=alt.X("occupation:N", title=None),
+                xOffset=alt.XOffset("kind:N", sort=list(KINDS)),
+                y=alt.Y("bias:Q", title="cos(v, g)  (> 0: towards male)"),
+                color=alt.Color("kind:N", sort=list(KINDS), scale=altair_scale(colors), title=None),
+                tooltip=["occupation", "kind", "sense_key", alt.Tooltip("bias:Q", format="+.3f")],
+            )
+        )

@@ -10,49 +10,15 @@ for LMMS.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..metrics import cosine_bias, mean_difference_direction
-from ..models.sense_vectors import SenseVectors, load_sense_model
-from ..palette import altair_scale, group_colors
-from ..stimuli.sense_sentences import GENDER_PAIR_LEMMAS, OCCUPATIONS
-
-KINDS = ("noun sense", "verb sense", "word (eq. 7)")
-
-
-@dataclass(frozen=True)
-class SenseGenderBiasResult:
-    """``cos(v, g)`` per occupation for its noun sense, verb sense and eq. 7 word vector."""
-
-    model: str
-    pairs: tuple[tuple[str, str], ...]
-    rows: tuple[dict[str, Any], ...]
-
-    def frame(self) -> Any:
-        """Tidy DataFrame: occupation, kind, sense_key, bias."""
-        import pandas as pd
-
-        return pd.DataFrame(list(self.rows), columns=["occupation", "kind", "sense_key", "bias"])
-
-    def chart(self) -> Any:
-        """Figure 2 of the paper: grouped bars per occupation (noun vs verb sense vs word)."""
-        import altair as alt
-
-        colors = group_colors(list(KINDS))
-        return (
-            alt.Chart(self.frame(), title=f"gender direction bias cos(v, g) on {self.model}")
-            .mark_bar()
-            .encode(
-                x=alt.X("occupation:N", title=None),
-                xOffset=alt.XOffset("kind:N", sort=list(KINDS)),
-                y=alt.Y("bias:Q", title="cos(v, g)  (> 0: towards male)"),
-                color=alt.Color("kind:N", sort=list(KINDS), scale=altair_scale(colors), title=None),
-                tooltip=["occupation", "kind", "sense_key", alt.Tooltip("bias:Q", format="+.3f")],
-            )
-        )
+from ...metrics import cosine_bias, mean_difference_direction
+from ...models.registry import load_sense_model
+from ...models.sense_vectors import SenseVectors
+from ...stimuli.sense_sentences import GENDER_PAIR_LEMMAS, OCCUPATIONS
+from .result import KINDS, GenderBiasRow, SenseGenderBiasResult
 
 
 def sense_gender_bias(
@@ -86,7 +52,7 @@ def sense_gender_bias(
         word = sense_model.word_vectors([lemma])[0]
         vectors = np.vstack([sense_model.vector(noun), sense_model.vector(verb), word])
         for kind, key, bias in zip(KINDS, (noun, verb, lemma), cosine_bias(vectors, g), strict=True):
-            rows.append({"occupation": lemma, "kind": kind, "sense_key": key, "bias": float(bias)})
+            rows.append(GenderBiasRow(lemma, kind, key, float(bias)))
     return SenseGenderBiasResult(sense_model.name, tuple(tuple(p) for p in pairs), tuple(rows))
 
 

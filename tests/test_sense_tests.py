@@ -1,4 +1,5 @@
-"""Bundled sense-annotated WEAT tests: every key is a WordNet 3.0 key whose gloss is the one stored."""
+"""Bundled sense-annotated WEAT tests (stimuli/sense_tests.py): every key is a WordNet 3.0 key whose gloss is the
+one stored; the tests that can run, and their names."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
-"""SenseAssociationTest on a small sense-vector file: sense result, eq. 7 and max-over-senses twins, errors."""
+"""SenseAssociationTest (analysis/senses) on a small sense-vector file: sense result, eq. 7 and max-over-senses
+twins, errors; its result answers the StudyResult protocol."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from _result_protocol import assert_study_result
 
 from embias_widgets.analysis import SenseAssociationTest, SenseInputError
 from embias_widgets.metrics import sense_weat, weat
@@ -41,13 +43,14 @@ def test_sense_result_equals_the_core_on_the_same_vectors(sense_file):
     assert res.word_average.effect_size == pytest.approx(twin.effect_size)
     # noun and verb senses of the same lemmas: the word-level twins cannot tell X from Y
     assert res.word_average.effect_size is None or abs(res.word_average.effect_size) < 1e-9
-    frame = res.per_item()
+    frame = res.frame()
     assert set(frame["level"]) == {"sense", "word_average", "word_max"} and len(frame) == 12
     levels = res.levels()
     assert list(levels["level"]) == ["sense", "word_average", "word_max"]
     assert res.chart().to_dict()["mark"]["type"] == "bar"
     record = res.to_dict()
     assert record["num_targ1"] == 2 and record["variant"] == "max" and "word_level" in record
+    assert_study_result(res)
 
 
 def test_lemma_items_max_over_senses_and_winners(sense_file):
@@ -56,7 +59,7 @@ def test_lemma_items_max_over_senses_and_winners(sense_file):
     groups = [[vecs.vectors(vecs.keys_of(w))] for w in ("nurse", "engineer", "man", "woman")]
     direct = sense_weat(*groups, rng=0).result
     np.testing.assert_allclose(res.sense.result.association_x, direct.association_x)
-    row = res.per_item().query("level == 'word_max' and item == 'nurse'").iloc[0]
+    row = res.frame().query("level == 'word_max' and item == 'nurse'").iloc[0]
     won_t, won_a = row["target_sense_vs_attr1"], row["attr1_sense"]
     cos = float(vecs.vector(won_t) @ vecs.vector(won_a) / np.linalg.norm(vecs.vector(won_t))
                 / np.linalg.norm(vecs.vector(won_a)))
@@ -88,41 +91,6 @@ def test_bad_items_are_named(sense_file):
         _run(sense_file, **{**base, "targ2": ["doctor%1:18:00::"]})
     with pytest.raises(ValueError, match="senses must be one of"):
         SenseAssociationTest(model=str(sense_file), senses="min")
-
-
-def test_gender_direction_bias_eq8_against_numpy(wn, tmp_path):
-    """m and f are word embeddings (eq. 7: the mean of all their senses), as the paper defines eq. 8;
-    sense keys as pairs give a one-sense direction instead."""
-    from embias_widgets.analysis import sense_gender_bias
-    from embias_widgets.stimuli.sense_sentences import GENDER_PAIR_KEYS, GENDER_PAIR_LEMMAS
-
-    rng = np.random.default_rng(11)
-    lemmas = [w for pair in GENDER_PAIR_LEMMAS for w in pair] + ["nurse"]
-    keys = list(dict.fromkeys(s.key for lemma in lemmas for s in wn.senses(lemma)))
-    assert len(keys) > len(lemmas)  # several senses per word, so eq. 7 differs from one sense
-    table = {k: rng.normal(size=5) for k in keys}
-    path = tmp_path / "g.txt"
-    path.write_text("".join(k + " " + " ".join(f"{v:.6f}" for v in table[k]) + "\n" for k in keys))
-    vec = {k: np.array([float(f"{v:.6f}") for v in table[k]]) for k in keys}
-
-    def word(lemma):
-        return np.mean([vec[s.key] for s in wn.senses(lemma)], axis=0)
-
-    def cos(u, v):
-        return u @ v / np.linalg.norm(u) / np.linalg.norm(v)
-
-    occupation = [("nurse", "nurse%1:18:00::", "nurse%2:29:00::")]
-    for pairs, g in (
-        (GENDER_PAIR_LEMMAS, np.mean([word(m) - word(f) for m, f in GENDER_PAIR_LEMMAS], axis=0)),
-        (GENDER_PAIR_KEYS, np.mean([vec[m] - vec[f] for m, f in GENDER_PAIR_KEYS], axis=0)),
-    ):
-        res = sense_gender_bias(str(path), occupations=occupation, **({} if pairs is GENDER_PAIR_LEMMAS
-                                                                       else {"pairs": pairs}))
-        frame = res.frame().set_index("kind")["bias"]
-        assert frame["noun sense"] == pytest.approx(cos(vec["nurse%1:18:00::"], g))
-        assert frame["verb sense"] == pytest.approx(cos(vec["nurse%2:29:00::"], g))
-        assert frame["word (eq. 7)"] == pytest.approx(cos(word("nurse"), g))
-    assert res.chart().to_dict()["encoding"]["xOffset"]["field"] == "kind"
 
 
 def test_an_edit_within_a_lemma_reuses_the_word_level_twins(sense_file):

@@ -1,0 +1,181 @@
+"""``SenseAssociationTest``: WEAT over word senses, with its word-level twins beside it.
+
+Zhou, Kaneko & Bollegala (2022, section 3): each target and attribute item is a
+WordNet 3.0 sense key (``"violet%1:20:00::"``) or a lemma (``"violet"``). A key is
+its sense vector; a lemma resolves over all its senses, by the max over sense
+pairs (``senses="max"``, the paper's WAT heuristic) or by the eq. 7 average
+vector (``senses="average"``). The association is eq. 2's ``max`` variant.
+
+Every run also computes the two word-level twins of the same test, with every
+item replaced by its lemma: the eq. 7 average word vectors (what a
+sense-insensitive embedding would say, Table 2's "avg" rows) and the max over
+all sense pairs, which names the senses that won each comparison.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ...metrics import AssociationResult, weat
+from ...metrics.senses import MaxSenseResult, sense_weat
+from ...models.registry import load_sense_model
+from ...models.sense_vectors import SenseVectors
+from ...stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items
+from ...stimuli.catalog import resolve_test
+from ...stimuli.sense_tests import is_sense_test, load_sense_test
+from ...stimuli.wordnet import WordNet, load_wordnet
+from .resolve import Resolved, lemma_keys, one_item_per_lemma, resolve_item, resolve_sets
+from .result import ResolvedItem, SenseAssociationResult
+
+SENSE_MODES = ("max", "average")
+
+
+def _spec_of(test: str | AssociationTestSpec | None) -> AssociationTestSpec:
+    if test is None:
+        return AssociationTestSpec("custom", *(WordSet(k, ()) for k in SET_KEYS))
+    if isinstance(test, AssociationTestSpec):
+        return test
+    return load_sense_test(test) if is_sense_test(test) else resolve_test(test)
+
+
+class SenseAssociationTest:
+    """A WEAT over sense keys and lemmas, with word-level twins.
+
+    Parameters
+    ----------
+    test
+        A bundled sense test name (``"sense-weat1"``), any other test name or sent-bias file
+        (its words are lemmas), an :class:`AssociationTestSpec` whose items are sense keys or
+        lemmas, or ``None`` with the four sets as keywords.
+    targ1, targ2, attr1, attr2
+        Items (or ``(category, items)``): sense keys (``"nurse%1:18:00::"``) or lemmas.
+    model
+        A sense model: ``"gloss:all-MiniLM-L6-v2"`` (default), ``"gloss:<encoder>"``, a sense-vector
+        file path, or a :class:`~embias_widgets.models.sense_vectors.SenseVectors`.
+    senses
+        How a lemma item resolves: ``"max"`` over sense pairs (default) or ``"average"`` (eq. 7).
+    drop_unknown_lemmas
+        Leave out (with a note) lemma items WordNet does not know, as word tests leave out
+        out-of-vocabulary words; default ``False``: such an item is an error. Sense keys WordNet
+        lacks are always an error.
+    word_variant
+        Association variant of the eq. 7 word-level twin: ``"max"`` (default, as the sense test) or ``"mean"``.
+    ddof, n_samples, alternative, method, seed
+        Options of the permutation test and effect size.
+    """
+
+    def __init__(
+        self,
+        test: str | AssociationTestSpec | None = None,
+        *,
+        targ1: Any = None,
+        targ2: Any = None,
+        attr1: Any = None,
+        attr2: Any = None,
+        model: Any = "gloss:all-MiniLM-L6-v2",
+        senses: str = "max",
+        word_variant: str = "max",
+        ddof: int = 1,
+        n_samples: int = 100_000,
+        alternative: str = "greater",
+        method: str = "auto",
+        seed: int | None = 0,
+        wordnet: WordNet | None = None,
+        drop_unknown_lemmas: bool = False,
+        **model_options: Any,
+    ) -> None:
+        if senses not in SENSE_MODES:
+            raise ValueError(f"senses must be one of {SENSE_MODES}, not {senses!r}")
+        spec = _spec_of(test)
+        for key, given in zip(SET_KEYS, (targ1, targ2, attr1, attr2), strict=True):
+            if given is None:
+                continue
+            named = isinstance(given, tuple) and len(given) == 2 and isinstance(given[0], str)
+            category, items = given if named and not isinstance(given[1], str) else (getattr(spec, key).category, given)
+            spec = spec.with_set(key, WordSet.of(category, items))
+        self.spec = spec
+        self.model: SenseVectors = load_sense_model(model, **model_options)
+        self.wordnet = wordnet
+        self.senses = senses
+        self.word_variant = word_variant
+        self.options = dict(ddof=ddof, n_samples=n_samples, alternative=alternative, method=method)
+        self.seed = seed
+        self.drop_unknown_lemmas = drop_unknown_lemmas
+        self._twins: dict[tuple, tuple[AssociationResult, MaxSenseResult]] = {}
+        for key in SET_KEYS:
+            self.set_items(key, getattr(spec, key).examples)
+
+    def set_items(self, key: str, items: Iterable[str]) -> tuple[str, ...]:
+        """Replace a set's items (keys or lemmas; stripped, deduplicated); returns the duplicates removed."""
+        kept, dups = clean_items(items)
+        self.spec = self.spec.with_set(key, WordSet(getattr(self.spec, key).category, kept))
+        return dups
+
+    def _wordnet(self) -> WordNet:
+        if self.wordnet is None:
+            self.wordnet = getattr(self.model, "wordnet", None) or load_wordnet()
+        return self.wordnet
+
+    def resolve(self, key: str, item: str) -> ResolvedItem:
+        """Read one item of set ``key`` as a sense key or a lemma; errors name the set and the item."""
+        category = getattr(self.spec, key).category
+        return resolve_item(self.model, self._wordnet(), item, key=key, category=category)[0]
+
+    def _word_twins(
+        self, word_items: Resolved, groups: dict[str, np.ndarray]
+    ) -> tuple[AssociationResult, MaxSenseResult]:
+        """The eq. 7 average and max-over-sense-pairs twins; they depend only on the lemmas, so picking
+        another sense of a lemma reuses them."""
+        lemmas = tuple(tuple(r.lemma for r in word_items[k]) for k in SET_KEYS)
+        model_state = (self.model.name, self.model.options, getattr(self.model, "version", 0))
+        twin_key = (lemmas, model_state, self.word_variant, self.seed, tuple(sorted(self.options.items())))
+        if twin_key not in self._twins:
+            word_sets = [[groups[r.lemma] for r in word_items[k]] for k in SET_KEYS]
+            word_max = sense_weat(*word_sets, rng=self.seed, **self.options)
+            X, Y, A, B = (np.vstack([g.mean(axis=0) for g in s]) for s in word_sets)
+            word_average = weat(X, Y, A, B, variant=self.word_variant, rng=self.seed, **self.options)
+            self._twins = {twin_key: (word_average, word_max)}
+        return self._twins[twin_key]
+
+    def run(self) -> SenseAssociationResult:
+        """Encode what is new, run the sense test (eq. 2, ``max``) and both word-level twins."""
+        resolved, item_notes = resolve_sets(
+            self.spec, self.model, self._wordnet(), drop_unknown_lemmas=self.drop_unknown_lemmas
+        )
+        keys_by_lemma = lemma_keys(self.model, resolved)
+        wanted = [k for keys in keys_by_lemma.values() for k in keys]
+        wanted += [k for key in SET_KEYS for r in resolved[key] if r.is_key for k in r.keys]
+        self.model.vectors(list(dict.fromkeys(wanted)))  # one batch for what is new (a gloss model encodes it once)
+        groups = {lemma: self.model.vectors(keys) for lemma, keys in keys_by_lemma.items()}
+
+        def item_vectors(r: ResolvedItem) -> np.ndarray:
+            if r.is_key:
+                return self.model.vectors(r.keys)
+            return groups[r.lemma] if self.senses == "max" else groups[r.lemma].mean(axis=0, keepdims=True)
+
+        sense = sense_weat(*[[item_vectors(r) for r in resolved[k]] for k in SET_KEYS], rng=self.seed, **self.options)
+        word_items, merged = one_item_per_lemma(resolved)
+        word_average, word_max = self._word_twins(word_items, groups)
+        notes = [*self.spec.notes, *item_notes.values(), *(f"word level: {m.message()} (senses of one lemma)"
+                                                          for m in merged)]
+        if self.senses == "average" and any(not r.is_key for k in SET_KEYS for r in resolved[k]):
+            notes.append("lemma items use the eq. 7 average of their sense vectors (senses='average')")
+        options = f"variant=max,ddof={self.options['ddof']},senses={self.senses}"
+        return SenseAssociationResult(
+            test=self.spec.name,
+            model=self.model.name,
+            options=",".join(p for p in (self.model.options, options) if p),
+            senses=self.senses,
+            categories={k: getattr(self.spec, k).category for k in SET_KEYS},
+            items=resolved,
+            sense=sense,
+            word_average=word_average,
+            word_max=word_max,
+            lemma_keys=keys_by_lemma,
+            notes=tuple(notes),
+            merged=merged,
+            word_items=word_items,
+        )

@@ -1,0 +1,127 @@
+// The sense selector's pieces of page: the option rows, the chips, the status line and the
+// empty frame they live in. Glosses, examples and keys are data: text only (textContent).
+import { h } from "./dom.js";
+import { helpButton } from "./ui.js";
+
+const POS_OPTIONS = [
+  ["", "any"],
+  ["n", "noun"],
+  ["v", "verb"],
+  ["a", "adjective"],
+  ["r", "adverb"],
+];
+
+/** One row of the list: "any sense of <lemma>" (row.sense null) or one WordNet sense. */
+export function optionNode(row, id, isSelected, isActive) {
+  const node = h("li", {
+    className: "ess-option",
+    id,
+    dataset: { item: row.item, kind: row.sense ? "sense" : "lemma" },
+    attrs: { role: "option", "aria-selected": String(isSelected) },
+  });
+  if (isActive) node.classList.add("ess-active");
+  if (isSelected) node.classList.add("ess-selected");
+  if (!row.sense) {
+    node.append(
+      h("div", { className: "ess-head" }, h("span", { className: "ess-lemma", text: row.item }), " ",
+        h("span", { className: "ess-pos", text: `any sense (max over ${row.count} senses)` })),
+    );
+    return node;
+  }
+  const sense = row.sense;
+  node.append(
+    h(
+      "div",
+      { className: "ess-head" },
+      h("span", { className: "ess-lemma", text: `${sense.lemma} ${sense.sense_number}` }),
+      h("span", { className: "ess-pos", text: sense.pos_name }),
+      h("span", { className: "ess-lexname", text: sense.lexname }),
+      h("code", { className: "ess-key", text: sense.key }),
+    ),
+    h("div", { className: "ess-gloss", text: sense.gloss }),
+  );
+  if (sense.example) node.append(h("div", { className: "ess-example", text: `“${sense.example}”` }));
+  if (sense.synonyms && sense.synonyms.length) {
+    node.append(h("div", { className: "ess-synonyms", text: `also: ${sense.synonyms.join(", ")}` }));
+  }
+  return node;
+}
+
+/** One picked item as a chip (Python's `chips` record) with its remove button. */
+export function chipNode(chip, onRemove) {
+  return h(
+    "span",
+    { className: `ess-chip ess-chip-${chip.kind}`, dataset: { item: chip.item }, title: chip.gloss },
+    h("span", { className: "ess-chip-lemma", text: chip.lemma }),
+    h("span", { className: "ess-chip-gloss", text: chip.short_gloss }),
+    chip.key ? h("code", { className: "ess-chip-key", text: chip.key }) : null,
+    h("button", {
+      className: "ess-remove",
+      text: "×",
+      title: `remove ${chip.item}`,
+      attrs: { "aria-label": `remove ${chip.item}` },
+      on: { click: () => onRemove(chip.item) },
+    }),
+  );
+}
+
+/**
+ * The status line under the input: the WordNet source when nothing is typed, "looking up…" until
+ * Python answers this query, its message and close matches (buttons calling onSuggest), or the count.
+ */
+export function statusNodes({ query, fresh, message, suggestions, count, lookupMs, source }, onSuggest) {
+  if (!query.trim()) return [h("span", { text: `WordNet 3.0 (${source || "?"})` })];
+  if (!fresh) return [h("span", { text: "looking up…" })];
+  if (message || suggestions.length) {
+    return [
+      h("span", { className: "ess-message", text: message }),
+      ...suggestions.map((s) =>
+        h("button", { className: "ess-suggest", text: s, title: `look up ${s}`, on: { click: () => onSuggest(s) } }),
+      ),
+    ];
+  }
+  return [h("span", { text: `${count} sense${count === 1 ? "" : "s"} (${Number(lookupMs).toFixed(1)} ms in the kernel)` })];
+}
+
+/** The empty frame of a selector: every element, named, for render() to fill and wire. */
+export function selectorParts(uid) {
+  const importBox = h("textarea", { className: "ess-import-text", rows: 3, placeholder: '["nurse%1:18:00::", ...]' });
+  const exportBox = h("textarea", { className: "ess-export-text", rows: 3, readOnly: true });
+  const importButton = h("button", { className: "ess-import", text: "Import" });
+  return {
+    label: h("div", { className: "ess-label" }),
+    chips: h("div", { className: "ess-chips", attrs: { "aria-label": "selected senses" } }),
+    input: h("input", {
+      type: "text",
+      className: "ess-input",
+      placeholder: "type a lemma (nurse) or a sense key",
+      attrs: {
+        role: "combobox",
+        "aria-autocomplete": "list",
+        "aria-controls": `${uid}-list`,
+        "aria-expanded": "false",
+        "aria-label": "lemma to look up in WordNet",
+        autocomplete: "off",
+        spellcheck: "false",
+      },
+    }),
+    pos: h(
+      "select",
+      { className: "ess-pos-filter", title: "part of speech" },
+      POS_OPTIONS.map(([value, text]) => h("option", { value, text })),
+    ),
+    status: h("div", { className: "ess-status", attrs: { "aria-live": "polite" } }),
+    list: h("ul", { className: "ess-list", id: `${uid}-list`, attrs: { role: "listbox", "aria-multiselectable": "true" } }),
+    help: helpButton(["sense_key", "lexname"], { title: "What is shown here?" }),
+    importBox,
+    importButton,
+    exportBox,
+    io: h(
+      "details",
+      { className: "ess-io" },
+      h("summary", { text: "Import / export JSON" }),
+      h("div", { className: "ess-io-row" }, importBox, importButton),
+      h("div", { className: "ess-io-row" }, exportBox),
+    ),
+  };
+}
