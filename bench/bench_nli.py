@@ -219,7 +219,7 @@ result = probe.run()
 dt = time.perf_counter() - t0
 print(json.dumps({{"limit": {limit}, "seconds": dt, "rss_before_mib": base / 1024,
                   "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "net_neutral": result.scores()["pairs"]["net_neutral"]}}))
+                  "net_neutral": result.scores().pairs.net_neutral}}))
 """
 
 
@@ -259,13 +259,13 @@ class Idle:
 def _dask_time(n_workers: int, model: Any, options: dict[str, Any], limit: int, chunk: int) -> tuple[float, Any]:
     from distributed import Client, LocalCluster
 
-    import embias_widgets.analysis.nli as nli_mod
     from embias_widgets.analysis.nli import NliProbe
+    from embias_widgets.analysis.nli.engine import cached_model
 
     with (LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
           Client(cluster) as client):
         # warm every worker (imports, model load) outside the timing
-        client.run(lambda: nli_mod._cached_model(model, options) and None)
+        client.run(lambda: cached_model(model, options) and None)
         probe = NliProbe(PROBE, model, limit=limit, chunk_size=chunk, model_options=options)
         t0 = time.perf_counter()
         result = probe.run(scheduler=cluster.scheduler_address)
@@ -294,8 +294,9 @@ def bench_dask(limit: int, chunk: int) -> dict[str, Any]:
         "seconds": {"local": t_local, "dask_1_worker": t1, "dask_2_workers": t2},
         "speedup_2_vs_1_workers": t1 / t2,
         "equal_to_local": r1.scores() == r_local.scores() == r2.scores(),
-        "max_abs_diff_vs_local": max(abs(r.scores()[lv][k] - r_local.scores()[lv][k]) for r in (r1, r2)
-                                     for lv in ("pairs", "word_pairs") for k in r_local.scores()[lv]),
+        "max_abs_diff_vs_local": max(abs(r.scores().to_dict()[lv][k] - r_local.scores().to_dict()[lv][k])
+                                     for r in (r1, r2) for lv in ("pairs", "word_pairs")
+                                     for k in r_local.scores().to_dict()[lv]),
         "scheduler_cost_ms_per_chunk": 1000 * (t_idle_dask - t_idle_local) / 50,
         "cpu_count": os.cpu_count(), "load_avg": load_avg(),
     }

@@ -282,6 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .data import add_data  # embias data fetch|list
 
     add_data(sub)
+    from .cli_report import add_report  # embias report
+
+    add_report(sub)
     from .cli_list import add_list_options  # COMMAND --list
 
     add_list_options(sub)

@@ -9,15 +9,16 @@ Prints a table, or with ``--format json`` one JSON object: ``model``, ``n_pairs`
 pairs) and ``word_pairs`` (over word pairs after averaging each over its
 templates), each with ``net_neutral``, ``fraction_neutral`` and
 ``threshold_<tau>``; ``--per-pair`` adds ``per_pair`` rows with
-``entailment``, ``neutral``, ``contradiction``. Kept in its own module; the
-``embias`` entry point (:mod:`embias_widgets.cli`) adds it with :func:`add_nli`.
+``entailment``, ``neutral``, ``contradiction``. Every number is the result's
+(:meth:`~embias_widgets.analysis.nli.NliProbeResult.to_dict`). Kept in its own module;
+the ``embias`` entry point (:mod:`embias_widgets.cli`) adds it with :func:`add_nli`
+(this module never imports :mod:`embias_widgets.cli`: run ``embias nli ...``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from .metrics.neutrality import DEFAULT_TAUS
@@ -115,16 +116,7 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
         raise ValueError(str(err)) from err
     if args.output:
         result.write_pairs_csv(args.output)
-    summary = result.summary()
-    obj: dict[str, Any] = {"model": summary["model"], "n_pairs": summary["n_pairs"], "pairs": summary["pairs"],
-                           "word_pairs": summary["word_pairs"], "probe": summary["probe"],
-                           "n_word_pairs": summary["n_word_pairs"], "levels": summary["levels"]}
-    if result.notes:
-        obj["notes"] = list(result.notes)
-    if "note" in summary:
-        obj["note"] = summary["note"]
-    obj["top_entailment"] = result.top_pairs("entailment").to_dict("records")
-    obj["top_contradiction"] = result.top_pairs("contradiction").to_dict("records")
+    obj = result.to_dict()
     if args.per_pair:
         table = result.pairs_table()
         keep = ["id", "premise_word", "hypothesis_word", "premise", "hypothesis", "entailment", "neutral",
@@ -148,9 +140,3 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
             out.write(f"{row['entailment']:.4f} {row['neutral']:.4f} {row['contradiction']:.4f}  "
                       f"{row['premise']} / {row['hypothesis']}\n")
     return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    from .cli import main
-
-    sys.exit(main(["nli", *sys.argv[1:]]))

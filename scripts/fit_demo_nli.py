@@ -3,7 +3,7 @@
     python scripts/fit_demo_nli.py  # writes embias_widgets/models/nli_classifiers/data/embias_demo_nli_head.safetensors
 
 1. Synthetic sentence pairs from WordNet 3.0 nouns (Debian ``wordnet-base``):
-   :func:`embias_widgets.models.nli_classifiers.demo_nli.synthetic_pairs`
+   :func:`embias_widgets.models.nli_classifiers.demo_nli_training.synthetic_pairs`
    (hypernym -> entailment, hyponym -> neutral, co-hyponym or antonym ->
    contradiction; no person noun and no word of the probes' lists; held out by
    the hash of each subject's synset).
@@ -38,13 +38,12 @@ from embias_widgets.models.nli_classifiers.demo_nli import (
     HEAD_WEIGHTS,
     HIDDEN,
     LABELS,
-    WORDNET_DIR,
     DemoNli,
     load_encoder,
     pair_features,
     softmax,
-    synthetic_pairs,
 )
+from embias_widgets.models.nli_classifiers.demo_nli_training import WORDNET_DIR, synthetic_pairs
 
 
 def log(message: str, start: float) -> None:

@@ -21,15 +21,17 @@ from embias_widgets.models.nli_classifiers.debias import debias_input_embeddings
 from embias_widgets.models.nli_classifiers.demo_nli import (
     DEMO_NAME,
     HEAD_WEIGHTS,
+    DemoNli,
+    head_metadata,
+    load_demo_nli,
+    pair_features,
+)
+from embias_widgets.models.nli_classifiers.demo_nli_training import (
     TEMPLATE_OBJECTS,
     TEMPLATE_VERBS,
     WORDNET_DIR,
-    DemoNli,
     excluded_words,
-    head_metadata,
     is_held_out_synset,
-    load_demo_nli,
-    pair_features,
     read_noun_synsets,
     synthetic_pairs,
     training_words,
@@ -217,3 +219,15 @@ def test_pickles_without_its_cache_for_dask_workers(demo: DemoNli) -> None:
     encoded = clone.n_encoded
     np.testing.assert_allclose(clone.predict(premise, hypothesis), before, atol=1e-6)
     assert clone.n_encoded == encoded + 2  # encoded afresh in the new process
+
+
+def test_probe_words_come_from_the_bundled_lists_only() -> None:
+    """Dev et al.'s lists live in stimuli data once; the demo's training data reads them from there."""
+    from embias_widgets.models.nli_classifiers import demo_nli_training
+
+    lists = word_lists()
+    assert {w.lower() for e in lists["occupations"] for w in e.split()} <= demo_nli_training.PROBE_WORDS
+    assert len(demo_nli_training.PROBE_WORDS) == 437 and len(demo_nli_training.PROBE_VERB_WORDS) == 30
+    folder = Path(demo_nli_training.__file__).parent
+    for module in ("demo_nli.py", "demo_nli_training.py"):
+        assert "accountant" not in (folder / module).read_text(encoding="utf-8")

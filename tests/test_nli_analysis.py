@@ -45,22 +45,22 @@ def test_local_run_equals_a_direct_computation():
     result = NliProbe(source, clf, chunk_size=500, top_k=5, limit=3000).run()
     chunk, P = direct(source, clf, 3000)
     assert result.n_scored == 3000 and result.n_pairs == 3000
-    assert result.scores()["pairs"] == pytest.approx(scores_from_probs(P), rel=1e-12)
+    assert result.scores().to_dict()["pairs"] == pytest.approx(scores_from_probs(P), rel=1e-12)
     keys = list(dict.fromkeys(zip(chunk.premise_words, chunk.hypothesis_words, strict=True)))
     means = np.array([P[[i for i in range(3000) if (chunk.premise_words[i], chunk.hypothesis_words[i]) == k]]
                       .mean(axis=0) for k in keys])
-    assert result.scores()["word_pairs"]["net_neutral"] == pytest.approx(means[:, 1].mean(), rel=1e-12)
+    assert result.scores().to_dict()["word_pairs"]["net_neutral"] == pytest.approx(means[:, 1].mean(), rel=1e-12)
     top = result.top_pairs("contradiction")
     assert top["index"].tolist() == np.argsort(-P[:, 2], kind="stable")[:5].tolist()
     np.testing.assert_allclose(top["contradiction"], np.sort(P[:, 2])[::-1][:5])
     assert top["premise"][0] == chunk.premises[top["index"][0]]
-    rude_iraqi = result.slice("rude", "Iraqi")
+    rude_iraqi = result.slice("rude", "Iraqi").to_dict()
     mask = [(a, b) == ("rude", "Iraqi") for a, b in zip(chunk.premise_words, chunk.hypothesis_words, strict=True)]
     assert rude_iraqi["pairs"] == pytest.approx(scores_from_probs(P[mask]))
     assert result.notes and "first 3,000 of" in result.notes[0]
-    summary = result.summary()
+    summary = result.to_dict()
     assert set(summary["pairs"]) == {"net_neutral", "fraction_neutral", "threshold_0.5", "threshold_0.7"}
-    assert len(result.word_pairs_table()) == 2 and set(result.scores_table()["level"]) == {"pairs", "word_pairs"}
+    assert len(result.word_pairs_table()) == 2 and set(result.frame()["level"]) == {"pairs", "word_pairs"}
     result.chart().to_dict()
     result.heatmap("contradiction").to_dict()
 

@@ -1,4 +1,4 @@
-"""What an NLI run keeps on disk: one file per finished chunk, and a ``run.json`` manifest that proves the run.
+"""Resuming an NLI run: a ``run.json`` manifest that proves the run, and the finished chunk files next to it.
 
 The manifest records a fingerprint of everything that determines the numbers: the pairs (sha256 of the
 pairs file, or of a template probe's word lists and templates), the model (sha256 of its weight, config
@@ -18,13 +18,12 @@ import os
 import zipfile
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..metrics.neutrality import NeutralityStats, TopPairs
+from .chunks import ChunkResult
 
 MANIFEST = "run.json"
 FORMAT = 2
@@ -39,53 +38,6 @@ _WHAT = {
 
 class NliRunError(ValueError):
     """A run that cannot start or continue (cluster unreachable, results dir of another run)."""
-
-
-@dataclass
-class ChunkResult:
-    """What a chunk of pairs ``start .. stop-1`` leaves behind."""
-
-    start: int
-    stop: int
-    stats: NeutralityStats
-    top: dict[str, TopPairs]  # "entailment", "contradiction" -> k largest, by pair index
-    top_probs: dict[int, np.ndarray]  # (e, n, c) of every pair in ``top``
-    seconds: float = 0.0
-    probs: np.ndarray | None = None  # (stop - start, 3) when per-pair rows are kept
-
-    def save(self, path: Path) -> None:
-        """Write atomically (temporary file, then rename)."""
-        idx = np.array(sorted(self.top_probs), dtype=np.int64)
-        arrays: dict[str, Any] = dict(
-            range=np.array([self.start, self.stop]), taus=np.array(self.stats.taus), seconds=np.array(self.seconds),
-            keys_p=np.array([k[0] for k in self.stats.keys], dtype=str),
-            keys_h=np.array([k[1] for k in self.stats.keys], dtype=str),
-            count=self.stats.count, sums=self.stats.sums, argmax=self.stats.argmax, above=self.stats.above,
-            top_idx=idx, top_probs=np.array([self.top_probs[i] for i in idx]).reshape(-1, 3),
-        )
-        for label, top in self.top.items():
-            arrays[f"top_{label}_k"] = np.array(top.k)
-            arrays[f"top_{label}_values"] = top.values
-            arrays[f"top_{label}_indices"] = top.indices
-        if self.probs is not None:
-            arrays["probs"] = self.probs
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as handle:
-            np.savez(handle, **arrays)
-        os.replace(tmp, path)
-
-    @classmethod
-    def load(cls, path: Path) -> ChunkResult:
-        """Read a chunk file (raises on a damaged file; :func:`open_results` turns that into a note)."""
-        with np.load(path, allow_pickle=False) as z:
-            keys = list(zip(z["keys_p"].tolist(), z["keys_h"].tolist(), strict=True))
-            stats = NeutralityStats(tuple(z["taus"].tolist()), keys, z["count"], z["sums"], z["argmax"], z["above"])
-            top = {label: TopPairs(int(z[f"top_{label}_k"]), z[f"top_{label}_values"], z[f"top_{label}_indices"])
-                   for label in ("entailment", "contradiction")}
-            top_probs = dict(zip(z["top_idx"].tolist(), z["top_probs"], strict=True))
-            start, stop = (int(x) for x in z["range"])
-            probs = z["probs"] if "probs" in z.files else None
-            return cls(start, stop, stats, top, top_probs, float(z["seconds"]), probs)
 
 
 def chunk_path(results_dir: Path, start: int, stop: int) -> Path:

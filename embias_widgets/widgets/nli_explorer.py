@@ -7,7 +7,8 @@ Neutral and Threshold:tau at both levels (sentence pairs and word pairs), a
 heatmap of the mean P(label) of every (premise word, hypothesis word), the top
 sentence pairs by entailment and by contradiction. Click a cell: its sentence
 pairs with their (e, n, c). Type a premise and a hypothesis: the model's three
-probabilities. Every number is computed here; ``js/nli_explorer.js`` only draws.
+probabilities. Every number comes from the analysis (:mod:`embias_widgets.analysis.nli`: the result's
+scores, heatmap grid, top pairs and cell pairs); ``js/nli_explorer.js`` only draws.
 """
 
 from __future__ import annotations
@@ -17,10 +18,19 @@ from typing import Any
 
 import traitlets
 
-from ..analysis.nli import DEMO_NOTE, LEVEL_NOTES, NliProbe, NliProbeResult
-from ..models.nli_classifiers import LABELS, load_nli_model
-from ..models.registry import available_models
-from ..stimuli.nli_probes import available_probes, load_probe, templates
+from ..analysis.nli import (
+    DEMO_NOTE,
+    LABELS,
+    LEVEL_NOTES,
+    NliProbe,
+    NliProbeResult,
+    ProbeSubset,
+    available_nli_models,
+    available_probes,
+    heatmap_grid,
+    load_nli_model,
+    score_pair,
+)
 from ._base import EmbiasWidget, bundle
 
 MAX_CELL_PAIRS = 200
@@ -107,7 +117,7 @@ class NliExplorer(EmbiasWidget):
         if not isinstance(model, str):
             self._classifiers[str(model.name)] = load_nli_model(model)
             model = str(model.name)
-        nli_models = available_models(kind="nli")
+        nli_models = available_nli_models()
         with self.hold_sync():
             self.probes = [[name, text] for name, text in available_probes().items()]
             self.models = [[name, text] for name, text in nli_models.items()]
@@ -133,32 +143,22 @@ class NliExplorer(EmbiasWidget):
 
     def subset(self) -> Any:
         """The probe subset this widget scores (a :class:`~embias_widgets.stimuli.nli_probes.TemplateProbe`)."""
-        whole = load_probe(self.probe)
-        if self.n_premise_words < 1 or self.n_templates < 1:
-            raise ValueError("give at least 1 premise word and 1 template")
-        all_templates = templates()
-        step = max(1, len(all_templates) // self.n_templates)
-        chosen = list(all_templates[::step][: self.n_templates])
-        return load_probe(self.probe, premise_words=whole.premise_words[: self.n_premise_words],
-                          template_list=chosen)
+        return self._subset_of().source
+
+    def _subset_of(self) -> ProbeSubset:
+        return ProbeSubset.of(self.probe, n_premise_words=self.n_premise_words, n_templates=self.n_templates)
 
     def _describe(self) -> None:
         try:
-            whole = load_probe(self.probe)
-            part = self.subset()
+            subset = self._subset_of()
         except Exception as err:  # nothing may run on the previous subset after this
             with self.hold_sync():
                 self._source = None
                 self.error = _error_text(err)
                 self.stale = True
             return
-        self._source = part
-        self.size = {
-            "n_pairs": len(part), "whole_pairs": len(whole),
-            "premise_words": len(part.premise_words), "hypothesis_words": len(part.hypothesis_words),
-            "templates": len(part.templates), "whole_premise_words": len(whole.premise_words),
-            "whole_templates": len(whole.templates),
-        }
+        self._source = subset.source
+        self.size = subset.size()
 
     # -- the trait boundary (see ``_base``): a bad value is refused and the previous one kept ----------
     @traitlets.validate("probe")
@@ -217,7 +217,7 @@ class NliExplorer(EmbiasWidget):
             self.top = {}
         try:
             classifier = self.classifier
-            chunk = len(source.hypothesis_words) * len(source.templates)
+            chunk = len(source.hypothesis_words) * len(source.templates)  # one premise word per chunk
             probe = NliProbe(source, classifier, chunk_size=chunk, top_k=10)
             result = probe.run(per_pair=True, on_chunk=lambda partial: self._draw(partial, source, done=False))
         except Exception as err:  # any failure must reach the user, not a log; partial numbers are stale
@@ -240,22 +240,18 @@ class NliExplorer(EmbiasWidget):
         with self.hold_sync():
             self.progress = {"n_scored": result.n_scored, "n_pairs": result.n_pairs,
                              "seconds": round(result.seconds, 3), "done": done}
-            self.scores = {**result.scores(), "notes": dict(LEVEL_NOTES)}
+            scores = result.scores()
+            self.scores = {"pairs": scores.pairs.to_dict(), "word_pairs": scores.word_pairs.to_dict(),
+                           "notes": dict(LEVEL_NOTES)}
             self.heatmap = self._heatmap_of(result, source)
-            self.top = {by: _records(result.top_pairs(by)) for by in ("entailment", "contradiction")}
+            self.top = {by: result.top_records(by) for by in ("entailment", "contradiction")}
             if self.cell:
                 self._fill_cell()
 
     def _heatmap_of(self, result: NliProbeResult | None, source: Any) -> dict[str, Any]:
-        values: list[list[float | None]] = [[None] * len(source.hypothesis_words) for _ in source.premise_words]
-        if result is not None and result.n_scored:
-            table = result.word_pairs_table()
-            row = {w: i for i, w in enumerate(source.premise_words)}
-            col = {w: j for j, w in enumerate(source.hypothesis_words)}
-            for p, h, v in zip(table["premise_word"], table["hypothesis_word"], table[self.label], strict=True):
-                values[row[p]][col[h]] = float(v)
-        return {"premise_words": list(source.premise_words), "hypothesis_words": list(source.hypothesis_words),
-                "label": self.label, "values": values}
+        premise_words, hypothesis_words = list(source.premise_words), list(source.hypothesis_words)
+        return {"premise_words": premise_words, "hypothesis_words": hypothesis_words, "label": self.label,
+                "values": heatmap_grid(result, self.label, premise_words, hypothesis_words)}
 
     @traitlets.observe("label")
     def _label_changed(self, change: dict) -> None:
@@ -273,23 +269,11 @@ class NliExplorer(EmbiasWidget):
             self.cell_pairs = []
             return
         try:
-            block = result.source.word_pair_range(*self.cell)
+            self.cell_pairs = result.cell_pairs(*self.cell, limit=MAX_CELL_PAIRS)
         except Exception as err:
             with self.hold_sync():
                 self.cell_pairs = []
                 self.error = _error_text(err)
-            return
-        rows = []
-        for c in result.chunks:
-            lo, hi = max(c.start, block.start), min(c.stop, block.stop)
-            if lo >= hi or c.probs is None:
-                continue
-            pairs = result.source.chunk(lo, hi)
-            for k in range(hi - lo):
-                p = c.probs[lo - c.start + k]
-                rows.append({"index": lo + k, "premise": pairs.premises[k], "hypothesis": pairs.hypotheses[k],
-                             **{label: float(p[j]) for j, label in enumerate(LABELS)}})
-        self.cell_pairs = sorted(rows, key=lambda r: r["index"])[:MAX_CELL_PAIRS]
 
     # -- the typed pair -----------------------------------------------------------------------------------------
     @traitlets.observe("premise_text", "hypothesis_text")
@@ -305,14 +289,13 @@ class NliExplorer(EmbiasWidget):
             return
         started = time.perf_counter()
         try:
-            P = self.classifier.predict([premise], [hypothesis])[0]
+            scored = score_pair(self.classifier, premise, hypothesis)
         except Exception as err:  # the previous pair's probabilities must not stay beside the new text
             with self.hold_sync():
                 self.typed = {}
                 self.error = f"{TYPED_FAILED}{_error_text(err)}"
             return
-        self.typed = {"premise": premise, "hypothesis": hypothesis,
-                      **{label: float(P[j]) for j, label in enumerate(LABELS)},
+        self.typed = {"premise": premise, "hypothesis": hypothesis, **scored,
                       "ms": (time.perf_counter() - started) * 1000}
 
     def predict(self, premise: str, hypothesis: str) -> dict[str, float]:
@@ -322,10 +305,3 @@ class NliExplorer(EmbiasWidget):
             self.hypothesis_text = hypothesis
         return {label: self.typed[label] for label in LABELS} if self.typed else {}
 
-
-def _records(frame: Any) -> list[dict[str, Any]]:
-    keep = ["index", "premise_word", "hypothesis_word", "premise", "hypothesis", *LABELS]
-    if frame is None or not len(frame):
-        return []
-    return [{k: (v.item() if hasattr(v, "item") else v) for k, v in row.items() if k in keep}
-            for row in frame.to_dict(orient="records")]

@@ -11,7 +11,7 @@ from _tiny_lm import one_thread
 
 from embias_widgets.analysis.nli import NliProbe
 from embias_widgets.models.nli_classifiers import LABELS, load_nli_model
-from embias_widgets.widgets.nli import NliExplorer
+from embias_widgets.widgets.nli_explorer import NliExplorer
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -31,7 +31,7 @@ def test_run_draws_what_the_probe_computes(explorer: NliExplorer) -> None:
     assert explorer.progress == {**explorer.progress, "n_scored": 72, "n_pairs": 72, "done": True}
     expected = NliProbe(source, explorer.classifier).run()
     for level in ("pairs", "word_pairs"):
-        for key, value in expected.scores()[level].items():
+        for key, value in expected.scores().to_dict()[level].items():
             assert explorer.scores[level][key] == pytest.approx(value, abs=1e-6)  # float32 head: rows per call differ
     table = expected.word_pairs_table()
     hm = explorer.heatmap

@@ -1,0 +1,88 @@
+"""One chunk of an NLI probe: the unit of work of every engine, and the file it leaves behind.
+
+A chunk is an index range ``start .. stop-1`` of a pair source. :func:`score_chunk` generates its pairs,
+scores them with the classifier and reduces them at once to sufficient statistics
+(:class:`~embias_widgets.metrics.neutrality.NeutralityStats`: per word pair sums and counts) plus its
+top-k pairs by entailment and by contradiction; the pairs themselves are dropped, so memory does not
+grow with the probe. :class:`ChunkResult` is what remains, saved to and loaded from one ``.npz`` file.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...metrics.neutrality import LABELS, NeutralityStats, TopPairs
+from ...models.nli_classifiers import check_probabilities
+from ...stimuli.nli_probes import PairSource
+
+#: The labels whose top pairs a chunk keeps.
+TOP_LABELS = ("entailment", "contradiction")
+
+
+@dataclass
+class ChunkResult:
+    """What a chunk of pairs ``start .. stop-1`` leaves behind."""
+
+    start: int
+    stop: int
+    stats: NeutralityStats
+    top: dict[str, TopPairs]  # "entailment", "contradiction" -> k largest, by pair index
+    top_probs: dict[int, np.ndarray]  # (e, n, c) of every pair in ``top``
+    seconds: float = 0.0
+    probs: np.ndarray | None = None  # (stop - start, 3) when per-pair rows are kept
+
+    def save(self, path: Path) -> None:
+        """Write atomically (temporary file, then rename)."""
+        idx = np.array(sorted(self.top_probs), dtype=np.int64)
+        arrays: dict[str, Any] = dict(
+            range=np.array([self.start, self.stop]), taus=np.array(self.stats.taus), seconds=np.array(self.seconds),
+            keys_p=np.array([k[0] for k in self.stats.keys], dtype=str),
+            keys_h=np.array([k[1] for k in self.stats.keys], dtype=str),
+            count=self.stats.count, sums=self.stats.sums, argmax=self.stats.argmax, above=self.stats.above,
+            top_idx=idx, top_probs=np.array([self.top_probs[i] for i in idx]).reshape(-1, 3),
+        )
+        for label, top in self.top.items():
+            arrays[f"top_{label}_k"] = np.array(top.k)
+            arrays[f"top_{label}_values"] = top.values
+            arrays[f"top_{label}_indices"] = top.indices
+        if self.probs is not None:
+            arrays["probs"] = self.probs
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as handle:
+            np.savez(handle, **arrays)
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> ChunkResult:
+        """Read a chunk file (raises on a damaged file; :func:`open_results` turns that into a note)."""
+        with np.load(path, allow_pickle=False) as z:
+            keys = list(zip(z["keys_p"].tolist(), z["keys_h"].tolist(), strict=True))
+            stats = NeutralityStats(tuple(z["taus"].tolist()), keys, z["count"], z["sums"], z["argmax"], z["above"])
+            top = {label: TopPairs(int(z[f"top_{label}_k"]), z[f"top_{label}_values"], z[f"top_{label}_indices"])
+                   for label in TOP_LABELS}
+            top_probs = dict(zip(z["top_idx"].tolist(), z["top_probs"], strict=True))
+            start, stop = (int(x) for x in z["range"])
+            probs = z["probs"] if "probs" in z.files else None
+            return cls(start, stop, stats, top, top_probs, float(z["seconds"]), probs)
+
+
+def score_chunk(classifier: Any, source: PairSource, start: int, stop: int, *, taus: Sequence[float],
+                top_k: int, per_pair: bool = False) -> ChunkResult:
+    """Generate pairs ``start .. stop-1``, score them, reduce them (the unit of work of every engine)."""
+    t0 = time.perf_counter()
+    chunk = source.chunk(start, stop)
+    P = check_probabilities(classifier.predict(chunk.premises, chunk.hypotheses), len(chunk),
+                            name=getattr(classifier, "name", "classifier"))
+    stats = NeutralityStats.from_probs(P, chunk.premise_words, chunk.hypothesis_words, taus)
+    index = np.arange(start, stop, dtype=np.int64)
+    top = {label: TopPairs(top_k).update(P[:, LABELS.index(label)], index) for label in TOP_LABELS}
+    kept = {int(i) for t in top.values() for i in t.indices}
+    return ChunkResult(start, stop, stats, top, {i: P[i - start].copy() for i in kept},
+                       time.perf_counter() - t0, P if per_pair else None)

@@ -1,0 +1,84 @@
+"""The Dask engine of an NLI probe: chunks as tasks on a ``dask.distributed`` cluster.
+
+``scheduler="tcp://host:8786"`` uses a running scheduler, ``workers=N`` a ``LocalCluster`` of N
+single-thread processes. Each task gets an index range; a worker loads the model once (the per-process
+cache of :func:`~.engine.cached_model`, keyed by the model's content fingerprint and options) and returns
+the chunk's statistics; the client reduces them in chunk order, so the result equals the local engine's
+exactly (same chunks, same model, same order of float sums).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ...stimuli.nli_probes import PairSource
+from .chunks import ChunkResult, score_chunk
+from .engine import cached_model
+from .resume import NliRunError
+
+
+def check_address(address: str) -> str:
+    """A scheduler address ``[scheme://]host:port`` (port a number), else NliRunError naming the form."""
+    if not isinstance(address, str) or not re.fullmatch(r"(?:[a-z]+://)?[^\s/:]+(?::\d{1,5})?", address.strip()):
+        raise NliRunError(f"scheduler address {address!r} is not of the form tcp://host:8786")
+    return address.strip()
+
+
+def dask_task(spec: Any, options: dict[str, Any], source: PairSource, start: int, stop: int,
+              taus: Sequence[float], top_k: int, per_pair: bool) -> ChunkResult:
+    """One chunk on a worker, with the worker's cached model."""
+    return score_chunk(cached_model(spec, options), source, start, stop, taus=taus, top_k=top_k, per_pair=per_pair)
+
+
+def _connect(address: str, connect_timeout: float) -> Any:
+    from distributed import Client
+
+    try:
+        return Client(check_address(address), timeout=f"{connect_timeout}s")
+    except NliRunError:
+        raise
+    except Exception as err:  # refused, timed out, or something that is not a Dask scheduler answered
+        raise NliRunError(f"no Dask scheduler answers at {address} within {connect_timeout:g} s "
+                          f"({type(err).__name__}: {str(err)[:120]}); start one (dask scheduler) or use "
+                          "--workers N for a local cluster") from None
+
+
+def run_dask(spec: Any, options: dict[str, Any], source: PairSource, todo: Sequence[tuple[int, int]],
+             finished: Callable[[ChunkResult], Any], *, taus: Sequence[float], top_k: int, per_pair: bool,
+             scheduler: str | None, workers: int | None, connect_timeout: float, stop: threading.Event) -> None:
+    """Score the ranges ``todo`` on a cluster, passing each chunk to ``finished`` as it arrives."""
+    try:
+        from distributed import LocalCluster, as_completed
+    except ImportError as err:  # pragma: no cover - the scale extra is part of test
+        raise NliRunError("the Dask engine needs `distributed`: pip install 'embias-widgets[scale]'") from err
+    cluster = None
+    if scheduler is None:
+        n = int(workers or 1)
+        if n < 1:
+            raise ValueError(f"`workers` must be >= 1, got {workers}")
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        address = cluster.scheduler_address
+    else:
+        address = scheduler
+    try:
+        client = _connect(address, connect_timeout)
+        try:
+            if not isinstance(spec, str):  # an object: ship it once to every worker
+                spec = client.scatter(spec, broadcast=True)
+            shared = client.scatter(source, broadcast=True)  # sent once, not with every task
+            futures = [client.submit(dask_task, spec, options, shared, a, b, taus, top_k, per_pair,
+                                     key=f"nli-chunk-{a}-{b}-{id(todo)}", pure=False)
+                       for a, b in todo]
+            for future in as_completed(futures):
+                finished(future.result())
+                if stop.is_set():
+                    client.cancel(futures)
+                    break
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()

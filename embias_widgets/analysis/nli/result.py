@@ -1,0 +1,231 @@
+"""``NliProbeResult``: what an NLI probe run leaves, in the one shape of every study's result.
+
+``summary()`` (text), ``to_dict()`` (the JSON object of ``embias nli``), ``frame()`` (tidy: level, measure,
+value) and ``chart()``; the numbers themselves in :class:`~.scores.NliProbeScores` (:meth:`NliProbeResult.scores`).
+Beyond those four: the word-pair table and its heatmap, the top pairs, per-pair rows, and what the
+explorer widget draws (:meth:`NliProbeResult.heatmap_grid`, :meth:`NliProbeResult.cell_pairs`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...metrics.neutrality import LABELS, NeutralityStats, TopPairs
+from ...stimuli.nli_probes import PairSource
+from . import tables
+from .chunks import TOP_LABELS, ChunkResult
+from .scores import LEVEL_NOTES, NliProbeScores
+
+DEMO_NOTE = (
+    "DEMO model: a small offline NLI head for trying the method; its scores say nothing about the bias of "
+    "real NLI models (use e.g. a model fine-tuned on SNLI or MNLI)"
+)
+
+
+def _kept_probs(top: dict[str, TopPairs], probs: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    kept = {int(i) for t in top.values() for i in t.indices}
+    return {i: probs[i] for i in sorted(kept)}
+
+
+@dataclass(frozen=True)
+class NliProbeResult:
+    """Neutrality scores of a probe (both levels), the top pairs, and what the run cost.
+
+    ``n_pairs`` is the size of the run; ``n_scored`` how many pairs are in the
+    statistics (less while a run is in progress).
+    """
+
+    model: str
+    model_description: str
+    probe: str
+    source: PairSource
+    n_pairs: int
+    stats: NeutralityStats
+    top: dict[str, TopPairs]
+    top_probs: dict[int, np.ndarray]
+    chunks: list[ChunkResult] = field(default_factory=list, repr=False)
+    seconds: float = 0.0
+    engine: str = "local"
+    notes: tuple[str, ...] = ()
+
+    @property
+    def n_scored(self) -> int:
+        return self.stats.n_pairs
+
+    @property
+    def complete(self) -> bool:
+        return self.n_scored == self.n_pairs
+
+    @property
+    def is_demo(self) -> bool:
+        return "demo" in self.model.lower() or "demo" in self.model_description.lower()
+
+    @classmethod
+    def reduce(cls, parts: Sequence[ChunkResult], *, taus: Sequence[float], top_k: int, **meta: Any) -> NliProbeResult:
+        """Merge chunk results in chunk order (fixed order: the float sums are then reproducible)."""
+        parts = sorted(parts, key=lambda c: c.start)
+        stats = NeutralityStats.combine((c.stats for c in parts), taus)
+        top = {label: TopPairs(top_k) for label in TOP_LABELS}
+        probs: dict[int, np.ndarray] = {}
+        for c in parts:
+            for label in top:
+                top[label] = top[label].merge(c.top[label])
+            probs.update(c.top_probs)
+        return cls(stats=stats, top=top, top_probs=_kept_probs(top, probs), chunks=list(parts), **meta)
+
+    def add(self, chunk: ChunkResult, *, seconds: float | None = None) -> NliProbeResult:
+        """A new result with one more chunk merged in (float sums in arrival order)."""
+        top = {label: t.merge(chunk.top[label]) for label, t in self.top.items()}
+        return replace(self, stats=self.stats.merge(chunk.stats), top=top,
+                       top_probs=_kept_probs(top, {**self.top_probs, **chunk.top_probs}),
+                       chunks=[*self.chunks, chunk], seconds=self.seconds if seconds is None else seconds)
+
+    # -- the numbers --------------------------------------------------------------------------------------
+    def scores(self) -> NliProbeScores:
+        """NN, FN and T:tau over sentence pairs (``.pairs``) and over word pairs (``.word_pairs``)."""
+        return NliProbeScores.of(self.stats)
+
+    def slice(self, premise_word: Any = None, hypothesis_word: Any = None) -> NliProbeScores:
+        """Both levels restricted to pairs with these slot values (e.g. premise "rude", hypothesis "Iraqi")."""
+        return NliProbeScores.of(self.stats.slice(premise_word, hypothesis_word))
+
+    # -- the four answers of every study ----------------------------------------------------------------
+    def summary(self) -> str:
+        """The probe, the model, how many pairs, and NN, FN, T:tau at both levels, with the notes."""
+        s = self.scores()
+        lines = [f"NLI probe {self.probe} on {self.model}: {self.n_scored:,} sentence pairs, "
+                 f"{s.n_word_pairs:,} word pairs (Dev et al. 2020; 1 = all neutral, the unbiased value)"]
+        for name in ("pairs", "word_pairs"):
+            level = s.level(name)
+            taus = ", ".join(f"T:{tau:g} {value:.4f}" for tau, value in level.thresholds)
+            lines.append(f"  {name}: NN {level.net_neutral:.4f}, FN {level.fraction_neutral:.4f}, {taus} "
+                         f"({LEVEL_NOTES[name]})")
+        lines.extend(f"note: {note}" for note in (*self.notes, *([DEMO_NOTE] if self.is_demo else [])))
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``embias nli``: model, n_pairs, both levels, the notes and the top pairs."""
+        s = self.scores()
+        out: dict[str, Any] = {"model": self.model, "n_pairs": self.n_scored, "pairs": s.pairs.to_dict(),
+                               "word_pairs": s.word_pairs.to_dict(), "probe": self.probe,
+                               "n_word_pairs": s.n_word_pairs, "levels": dict(LEVEL_NOTES)}
+        if self.notes:
+            out["notes"] = list(self.notes)
+        if self.is_demo:
+            out["note"] = DEMO_NOTE
+        out["taus"] = [tau for tau, _ in s.pairs.thresholds]
+        for by in TOP_LABELS:
+            out[f"top_{by}"] = tables.records(self.top_pairs(by))
+        return out
+
+    def frame(self) -> Any:
+        """Tidy: one row per (level, measure) with its value (``threshold_<tau>`` for T:tau)."""
+        import pandas as pd
+
+        s = self.scores()
+        rows = [{"level": name, "measure": m, "value": v}
+                for name in ("pairs", "word_pairs") for m, v in s.level(name).to_dict().items()]
+        return pd.DataFrame(rows, columns=["level", "measure", "value"])
+
+    def chart(self) -> Any:
+        """Bars of NN, FN, T:tau at both levels (1 = neutral everywhere, the unbiased value)."""
+        import altair as alt
+
+        title = f"{self.probe}: neutrality of {self.model}" + (" (DEMO model)" if self.is_demo else "")
+        return (
+            alt.Chart(self.frame(), title=title)
+            .mark_bar()
+            .encode(
+                x=alt.X("value:Q", scale=alt.Scale(domain=[0, 1]), title="score (1 = all neutral)"),
+                y=alt.Y("measure:N", sort=None, title=None),
+                row=alt.Row("level:N", title=None),
+                tooltip=["level", "measure", alt.Tooltip("value:Q", format=".3f")],
+            )
+        )
+
+    # -- word pairs -------------------------------------------------------------------------------------
+    def word_pairs_table(self) -> Any:
+        """One row per (premise word, hypothesis word): pairs and mean (e, n, c) over its templates."""
+        import pandas as pd
+
+        M = self.stats.word_pair_means()
+        return pd.DataFrame({
+            "premise_word": [k[0] for k in self.stats.keys],
+            "hypothesis_word": [k[1] for k in self.stats.keys],
+            "n_pairs": self.stats.count,
+            **{label: M[:, j] for j, label in enumerate(LABELS)},
+        })
+
+    def top_word_pairs(self, by: str = "entailment", k: int = 10) -> Any:
+        """The ``k`` word pairs with the largest mean P(``by``) over their templates."""
+        import pandas as pd
+
+        return pd.DataFrame(self.stats.top_word_pairs(k, by=by))
+
+    def heatmap_grid(self, label: str, premise_words: Sequence[str],
+                     hypothesis_words: Sequence[str]) -> list[list[float | None]]:
+        """Mean P(``label``) of each (premise word, hypothesis word) in the given order; None where no pair of
+        it is scored yet. What the explorer's heatmap draws."""
+        if label not in LABELS:
+            raise ValueError(f"`label` must be one of {LABELS}, got {label!r}")
+        return heatmap_grid(self, label, premise_words, hypothesis_words)
+
+    def heatmap(self, label: str = "neutral") -> Any:
+        """Premise word x hypothesis word, colour = mean P(label) over templates."""
+        import altair as alt
+
+        if label not in LABELS:
+            raise ValueError(f"`label` must be one of {LABELS}, got {label!r}")
+        return (
+            alt.Chart(self.word_pairs_table(), title=f"mean P({label}) per word pair, {self.model}")
+            .mark_rect()
+            .encode(
+                x=alt.X("hypothesis_word:N", sort=None, title="hypothesis word"),
+                y=alt.Y("premise_word:N", sort=None, title="premise word"),
+                color=alt.Color(f"{label}:Q", scale=alt.Scale(domain=[0, 1])),
+                tooltip=["premise_word", "hypothesis_word", "n_pairs", *[alt.Tooltip(f"{lb}:Q", format=".3f")
+                                                                         for lb in LABELS]],
+            )
+        )
+
+    # -- sentence pairs (:mod:`.tables`) ------------------------------------------------------------------
+    def top_pairs(self, by: str = "entailment") -> Any:
+        """The top-k sentence pairs by ``by`` (entailment or contradiction), as the paper's Tables 2, 4, 6."""
+        return tables.top_pairs(self, by)
+
+    def top_records(self, by: str = "entailment") -> list[dict[str, Any]]:
+        """:meth:`top_pairs` as JSON-ready rows: index, words, sentences and (e, n, c)."""
+        return tables.records(self.top_pairs(by), tables.RECORD_COLUMNS)
+
+    def pairs_table(self) -> Any:
+        """One row per scored pair with (e, n, c): only when the run kept per-pair rows (``per_pair=True``)."""
+        return tables.pairs_table(self)
+
+    def write_pairs_csv(self, path: str | Path) -> int:
+        """Stream the per-pair rows to a CSV file (the authors' columns + e, n, c); the number of rows."""
+        return tables.write_pairs_csv(self, path)
+
+    def cell_pairs(self, premise_word: str, hypothesis_word: str, limit: int | None = None) -> list[dict[str, Any]]:
+        """The scored sentence pairs of one word pair (kept per-pair rows): index, premise, hypothesis, e, n, c."""
+        return tables.cell_pairs(self, premise_word, hypothesis_word, limit)
+
+
+def heatmap_grid(result: NliProbeResult | None, label: str, premise_words: Sequence[str],
+                 hypothesis_words: Sequence[str]) -> list[list[float | None]]:
+    """Mean P(``label``) per (premise word, hypothesis word) of ``result``, all None before a run."""
+    values: list[list[float | None]] = [[None] * len(hypothesis_words) for _ in premise_words]
+    if result is None or not result.n_scored:
+        return values
+    row = {w: i for i, w in enumerate(premise_words)}
+    col = {w: j for j, w in enumerate(hypothesis_words)}
+    M = result.stats.word_pair_means()
+    j = LABELS.index(label)
+    for k, (p, h) in enumerate(result.stats.keys):
+        if p in row and h in col:
+            values[row[p]][col[h]] = float(M[k, j])
+    return values
