@@ -25,7 +25,8 @@ MAX_FUNCTION_LINES = 80
 # Rank of each top-level part of the package; a module may import parts of its own rank or lower.
 # The package root (``EmbiasWarning``, ``__version__``) and the palette (colours shared by charts and the
 # front end) are below every layer.
-LAYER_RANK = {"": 0, "palette": 0, "metrics": 1, "stimuli": 2, "models": 3, "analysis": 4,
+# ``data`` fetches the published data sets (files, no models): the stimuli's rank.
+LAYER_RANK = {"": 0, "palette": 0, "metrics": 1, "stimuli": 2, "data": 2, "models": 3, "analysis": 4,
               "widgets": 5, "classroom": 5, "cli": 5}
 
 
@@ -54,12 +55,36 @@ def _resolve(module: str, is_package: bool, level: int, target: str | None) -> s
     return ".".join([*base, target] if target else base)
 
 
+def _is_main_guard(node: ast.AST) -> bool:
+    """``if __name__ == "__main__":``: its body runs in a separate module object (``python -m``), never on import."""
+    test = getattr(node, "test", None)
+    return (
+        isinstance(node, ast.If) and isinstance(test, ast.Compare) and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__" and any(
+            isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
+def _walk_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement outside ``if __name__ == "__main__":`` blocks."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if _is_main_guard(node):
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
 def imports_of(name: str) -> set[str]:
     """Package modules that ``name`` imports anywhere in its file (module or function level)."""
     path = MODULES[name]
     is_package = path.name == "__init__.py"
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _walk_imports(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -188,3 +213,9 @@ def test_no_function_over_80_lines() -> None:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _code_lines(node) > MAX_FUNCTION_LINES:
                 long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({_code_lines(node)} lines)")
     assert long == []
+
+
+def test_a_main_guard_is_not_an_import_edge() -> None:
+    """``python -m pkg.mod`` runs the guarded block in ``__main__``, a module object of its own: no cycle."""
+    tree = ast.parse("import os\nif __name__ == '__main__':\n    from .cli import main\n")
+    assert [type(n).__name__ for n in _walk_imports(tree)] == ["Import"]
