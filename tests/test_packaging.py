@@ -45,6 +45,8 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_first_job(tmp_path: Path) -
     for needed in ("embias_widgets/static/word_set_editor.js", "embias_widgets/data_registry.txt",
                    "embias_widgets/palette.json"):
         assert needed in names, needed
+    labext = "embias_widgets-0.1.0.data/data/share/jupyter/labextensions/embias-widgets/"  # prebuilt JupyterLab ext
+    assert {labext + "package.json", labext + "install.json"} <= set(names), [n for n in names if ".data/" in n]
     assert not [n for n in names if n.startswith(("tests/", "node_modules/", "notebooks/"))]
     with tarfile.open(sdist[0]) as tar:
         members = tar.getnames()
@@ -67,7 +69,7 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_first_job(tmp_path: Path) -
     assert sorted(rows) == ["weat1", "weat6", "weat7", "weat8"], out
     assert all(row[1] == "glove-6b-50d" for row in rows.values())
     # the same numbers as the development install gives
-    from embias_widgets.analysis.batch import run_suite
+    from embias_widgets.analysis.association import run_suite
 
     here = {r["test"]: r for r in run_suite(["weat1", "weat6", "weat7", "weat8"], ["glove-6b-50d"]).records()}
     for test, row in rows.items():

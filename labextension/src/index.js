@@ -1,0 +1,103 @@
+/**
+ * embias-widgets in JupyterLab.
+ *
+ * - ``embias-widgets:launcher``: a Launcher section with a card per widget;
+ *   a card creates a notebook whose first cell is ready to run.
+ * - ``embias-widgets:report-viewer``: opens ``report.json`` / ``*.report.json``
+ *   (double-click in the file browser) as the rendered report. Other JSON
+ *   files keep their usual editor, and "Open With > Editor" stays available
+ *   for report files.
+ */
+
+import { ILayoutRestorer } from '@jupyterlab/application';
+import { WidgetTracker } from '@jupyterlab/apputils';
+import { ILauncher } from '@jupyterlab/launcher';
+import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
+import { LabIcon } from '@jupyterlab/ui-components';
+
+import { CARDS, CATEGORY } from './cards.js';
+import { FACTORY, FILE_TYPE, ReportViewerFactory } from './viewer.js';
+
+const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">
+  <g class="jp-icon3" fill="#616161">
+    <rect x="3" y="13" width="4" height="8" rx="1"/><rect x="10" y="8" width="4" height="13" rx="1"/>
+    <rect x="17" y="3" width="4" height="18" rx="1"/>
+  </g>
+</svg>`;
+
+export const embiasIcon = new LabIcon({ name: 'embias-widgets:icon', svgstr: ICON_SVG });
+
+const launcherPlugin = {
+  id: 'embias-widgets:launcher',
+  description: 'Launcher cards that open a ready-to-run notebook per embias widget.',
+  autoStart: true,
+  requires: [],
+  optional: [ILauncher, IDefaultFileBrowser],
+  activate: (app, launcher, browser) => {
+    for (const [rank, card] of CARDS.entries()) {
+      const command = `embias-widgets:new-${card.id}`;
+      app.commands.addCommand(command, {
+        label: card.label,
+        caption: card.caption,
+        icon: embiasIcon,
+        execute: async (args) => {
+          const cwd = args?.cwd ?? browser?.model.path ?? '';
+          // the default kernel by name: without one, a new notebook asks which kernel to start
+          await app.serviceManager.kernelspecs.ready;
+          const kernelName = args?.kernelName ?? app.serviceManager.kernelspecs.specs?.default;
+          const panel = await app.commands.execute('notebook:create-new', { cwd, kernelName });
+          await panel.context.ready;
+          const notebook = panel.content.model.sharedModel;
+          const first = notebook.cells[0];
+          if (first && first.cell_type === 'code' && !first.getSource()) first.setSource(card.code);
+          else notebook.insertCell(0, { cell_type: 'code', source: card.code });
+          panel.content.activeCellIndex = 0;
+          return panel;
+        },
+      });
+      if (launcher) launcher.add({ command, category: CATEGORY, rank });
+    }
+  },
+};
+
+const viewerPlugin = {
+  id: 'embias-widgets:report-viewer',
+  description: 'Open report.json (what `embias report` writes) as the rendered report.',
+  autoStart: true,
+  requires: [],
+  optional: [ILayoutRestorer],
+  activate: (app, restorer) => {
+    app.docRegistry.addFileType({
+      name: FILE_TYPE,
+      displayName: 'embias report',
+      extensions: [],  // matched by name only, so other .json files keep their default
+      pattern: '(^|\\.)report\\.json$',
+      mimeTypes: ['application/json'],
+      contentType: 'file',
+      fileFormat: 'text',
+      icon: embiasIcon,
+    });
+    const factory = new ReportViewerFactory({
+      name: FACTORY,
+      label: 'embias report',
+      fileTypes: [FILE_TYPE],
+      defaultFor: [FILE_TYPE],
+      readOnly: true,
+    });
+    const tracker = new WidgetTracker({ namespace: 'embias-report' });
+    factory.widgetCreated.connect((_, widget) => {
+      widget.title.icon = embiasIcon;
+      void tracker.add(widget);
+    });
+    app.docRegistry.addWidgetFactory(factory);
+    if (restorer) {
+      void restorer.restore(tracker, {
+        command: 'docmanager:open',
+        args: (w) => ({ path: w.context.path, factory: FACTORY }),
+        name: (w) => w.context.path,
+      });
+    }
+  },
+};
+
+export default [launcherPlugin, viewerPlugin];
