@@ -1,7 +1,7 @@
 // RelationProjectionWidget: an editor for ordered pairs and word groups, and a
 // live plot of the words along the relation axis. Python computes the relation
-// vector, every RIPA score, the axis domain (kept across edits unless the user
-// fits it) and its ticks; this view only maps numbers to pixels and places
+// vector and every RIPA score; this view fits the axis (kept across edits unless
+// the user fits it: drawing geometry, lib/scale.js), maps numbers to pixels and places
 // labels so they do not collide. User text reaches the page through textContent only.
 import "./relation_projection.css";
 import { h, listen, s, signed, splitItems } from "./lib/dom.js";
@@ -9,7 +9,7 @@ import { exportButtons, fileStem, toCSV } from "./lib/export.js";
 import { createHistory } from "./lib/history.js";
 import { estimateWidth, placeLabels } from "./lib/labels.js";
 import { groupColors } from "./lib/palette.js";
-import { linear, tickLabel } from "./lib/scale.js";
+import { keptAxis, linear, tickLabel } from "./lib/scale.js";
 import { busyIndicator, button, errorState, group, helpButton, mountRoot, toolbar } from "./lib/ui.js";
 
 const WIDTH = 680;
@@ -266,15 +266,17 @@ function render({ model, el }) {
   const legend = h("div", { className: "embias-legend erp-legend" });
   const svg = s("svg", { width: WIDTH, height: 80, class: "erp-plot", role: "img" });
 
+  let axis = null; // {domain, ticks}: kept across edits while "keep axis" is checked
   const keep = h("input", { type: "checkbox", className: "erp-keep-axis", checked: model.get("keep_axis") });
   keep.addEventListener("change", () => {
     model.set("keep_axis", keep.checked);
     model.save_changes();
+    if (!keep.checked) axis = null;
+    update();
   });
   const fit = button("Fit axis", () => {
-    model.set("fit_requests", (model.get("fit_requests") || 0) + 1);
-    model.save_changes();
-    busy.pending();
+    axis = null;
+    update();
   }, { className: "erp-fit", title: "fit the axis range to the points now" });
   const exportsNode = exportButtons({
     stem: () => fileStem("ripa", model.get("model_name") || "model"),
@@ -316,13 +318,15 @@ function render({ model, el }) {
       h("span", { text: "x: RIPA(w) = ⟨w, b⟩; 'pairs: first/second' are the pairs' own words; hover a dot for its value" }),
     );
     legend.hidden = points.length === 0;
-    drawPlot(svg, points, model.get("domain"), model.get("ticks"), model.get("axis_label") || "", colors);
+    if (points.length) axis = keptAxis(points.map((p) => p.ripa), axis, { keep: Boolean(model.get("keep_axis")) });
+    const domain = points.length ? axis.domain : null;
+    drawPlot(svg, points, domain, axis?.ticks ?? [], model.get("axis_label") || "", colors);
     el.dataset.points = String(points.length);
-    el.dataset.domain = (model.get("domain") || []).join(",");
+    el.dataset.domain = (domain || []).join(",");
   }
   const unlisten = listen(
     model,
-    ["pairs", "groups", "points", "domain", "ticks", "axis_label", "summary", "oov", "notes", "error", "stale", "refused", "keep_axis"],
+    ["pairs", "groups", "points", "axis_label", "summary", "oov", "notes", "error", "stale", "refused", "keep_axis"],
     update,
   );
   const unlistenBusy = listen(model, ["busy"], () => busy.set(Boolean(model.get("busy"))));

@@ -5,6 +5,7 @@ import time
 
 import numpy as np
 import pytest
+from _result_protocol import assert_study_result
 
 from embias_widgets.analysis import AssociationInputError, AssociationTest
 from embias_widgets.metrics import weat
@@ -105,7 +106,7 @@ def test_edit_latency_is_interactive(glove):
 
 def test_result_tables(glove):
     res = AssociationTest("weat7", model=glove).run(confidence_interval=True, n_resamples=300)
-    df = res.per_word()
+    df = res.frame()
     assert list(df.columns) == ["set", "category", "word", "association", "cos_a", "cos_b"]
     assert len(df) == 16
     np.testing.assert_allclose(df.association[:8], res.core.association_x)
@@ -131,3 +132,9 @@ def test_unknown_sampler_is_an_input_error(glove):
     test = AssociationTest("weat1", model=glove)
     test.set_options(sampler="bits")
     assert test.options["sampler"] == "bits"
+
+
+def test_result_answers_the_study_protocol(glove):
+    res = AssociationTest("weat7", model=glove).run(confidence_interval=True, n_resamples=200)
+    assert_study_result(res)
+    assert res.word_rows() == res.frame().to_dict("records")

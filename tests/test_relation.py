@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from _result_protocol import assert_study_result
 
 from embias_widgets.analysis import AssociationTest
 from embias_widgets.analysis.relation import (
@@ -42,7 +43,7 @@ PAIRS = [("she", "he"), ("woman", "man")]
 # -- RIPA ------------------------------------------------------------------------
 def test_ripa_table_by_hand(toy):
     study = RelationProjection(PAIRS, {"jobs": ["nurse", "engineer"]}, model=toy)
-    table = study.table()
+    table = study.run().frame()
     assert list(table.word) == ["nurse", "engineer"]
     assert list(table.group) == ["jobs", "jobs"]
     np.testing.assert_allclose(table.ripa, [3.0, -1.0], atol=1e-6)
@@ -54,9 +55,9 @@ def test_ripa_table_by_hand(toy):
 
 
 def test_pair_order_flips_the_scores(toy):
-    forward = RelationProjection(PAIRS, ["nurse", "engineer"], model=toy).table()
+    forward = RelationProjection(PAIRS, ["nurse", "engineer"], model=toy).run().frame()
     backward = RelationProjection([(y, x) for x, y in PAIRS], ["nurse", "engineer"], model=toy)
-    np.testing.assert_allclose(backward.table().ripa, -forward.ripa, atol=1e-6)
+    np.testing.assert_allclose(backward.run().frame().ripa, -forward.ripa, atol=1e-6)
 
 
 def test_ripa_on_glove_matches_the_definition(glove, shared_data):
@@ -69,7 +70,7 @@ def test_ripa_on_glove_matches_the_definition(glove, shared_data):
     b = vecs[:, -1] * np.sign(np.mean(D @ vecs[:, -1]))
     words = ["nurse", "homemaker", "engineer", "programmer"]
     expected = [float(np.dot(glove.vector(w).astype(np.float64), b)) for w in words]
-    table = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, words, model=glove).table()
+    table = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, words, model=glove).run().frame()
     np.testing.assert_allclose(table.ripa, expected, rtol=1e-6)
     # pairs are (female, male): stereotypically female jobs score positive
     assert table.ripa.iloc[0] > 0
@@ -253,8 +254,17 @@ def test_contrived_search_finds_both_verdicts(toy):
 
 
 def test_chart_has_words_and_pairs(toy):
-    chart = RelationProjection(PAIRS, {"jobs": ["nurse", "engineer"]}, model=toy).chart()
+    chart = RelationProjection(PAIRS, {"jobs": ["nurse", "engineer"]}, model=toy).run().chart()
     spec = chart.to_dict()
     words = {v["word"] for rows in spec["datasets"].values() for v in rows if "word" in v}
     assert {"nurse", "engineer", "she", "he", "woman", "man"} <= words
     assert "she, woman" in str(spec)  # the axis says which way b points
+
+
+def test_result_answers_the_study_protocol(toy):
+    result = RelationProjection(PAIRS, {"jobs": ["nurse", "engineer"]}, model=toy).run()
+    assert_study_result(result)
+    record = result.to_dict()
+    assert [w["word"] for w in record["words"]] == ["nurse", "engineer"]
+    assert [p["ripa_first"] for p in record["pairs"]] == pytest.approx([2.0, 3.0], abs=1e-6)
+    assert [p["word"] for p in result.points()][:2] == ["she", "he"]

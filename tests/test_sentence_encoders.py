@@ -14,11 +14,8 @@ import torch
 
 from embias_widgets import EmbiasWarning
 from embias_widgets.models import load_model
-from embias_widgets.models.sentence_encoders.encoders import (
-    CBoWEncoder,
-    TransformerSentenceEncoder,
-    tokenize_words,
-)
+from embias_widgets.models.sentence_encoders import CBoWEncoder, TransformerSentenceEncoder
+from embias_widgets.models.sentence_encoders.cbow import tokenize_words
 
 SENTENCES = [
     "This is an aster.",
@@ -225,7 +222,7 @@ def test_word_tokens_split_clitics_and_keep_hyphens():
 def test_importing_the_package_does_not_import_torch():
     code = (
         "import sys, embias_widgets, embias_widgets.cli, embias_widgets.models, "
-        "embias_widgets.analysis.batch, embias_widgets.stimuli.sentence_tests\n"
+        "embias_widgets.analysis.association, embias_widgets.stimuli.sentence_tests\n"
         "heavy = [m for m in ('torch', 'transformers', 'inflect', 'sentence_transformers') "
         "if m in sys.modules]\n"
         "print(','.join(heavy))"

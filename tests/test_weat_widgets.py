@@ -198,7 +198,7 @@ def test_per_word_rows_carry_both_cosine_terms(explorer):
     for row in explorer.bars.per_word:
         assert row["cos_a"] - row["cos_b"] == pytest.approx(row["association"], abs=1e-12)
     res = AssociationTest("weat6", variant="max").run()
-    frame = res.per_word()
+    frame = res.frame()
     assert (frame.cos_a - frame.cos_b).to_numpy() == pytest.approx(frame.association.to_numpy(), abs=1e-12)
 
 

@@ -1,7 +1,13 @@
 """Kernel-side compute classes: one per kind of study."""
 
-from .association import AssociationInputError, AssociationTest, AssociationTestResult
-from .batch import SuiteResult, run_suite
+from .association import (
+    AssociationInputError,
+    AssociationTest,
+    AssociationTestResult,
+    SentenceAssociationTest,
+    SuiteResult,
+    run_suite,
+)
 from .likelihood import PairedLikelihood, PairedLikelihoodResult, PairRow
 from .nli import NliProbe, NliProbeResult, NliRunError, debias_comparison
 from .relation import (
@@ -12,9 +18,13 @@ from .relation import (
     contrived_attribute_table,
     weat_before_after,
 )
-from .sense_gender import SenseGenderBiasResult, sense_gender_bias
-from .senses import SenseAssociationResult, SenseAssociationTest, SenseInputError
-from .sentence_association import SentenceAssociationTest
+from .senses import (
+    SenseAssociationResult,
+    SenseAssociationTest,
+    SenseGenderBiasResult,
+    SenseInputError,
+    sense_gender_bias,
+)
 from .study_result import StudyResult
 
 __all__ = [

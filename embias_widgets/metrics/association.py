@@ -150,6 +150,8 @@ def weat(
     n_samples, alternative, method, rng, sampler
         See :func:`embias_widgets.metrics.permutation.permutation_test`.
 
+    Notes
+    -----
     Every option and array is checked first (:mod:`embias_widgets.metrics.validation`):
     a NaN or infinite vector is an error naming its row, never p = 0.
     """

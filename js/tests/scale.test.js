@@ -36,3 +36,30 @@ test("tick labels use a real minus sign and no float noise", () => {
   assert.equal(tickLabel(-0.30000000000000004), "\u22120.3");
   assert.equal(tickLabel(2), "2");
 });
+
+// Moved from tests/test_relation_widget.py (the axis was fitted in Python before issue 17; one algorithm now).
+import { keptAxis } from "../lib/scale.js";
+
+test("the relation axis: nice domains with six ticks (was Python's nice_axis)", () => {
+  assert.deepEqual(niceDomain([-0.8, 2.3], { nTicks: 6 }), { domain: [-1, 3], ticks: [-1, 0, 1, 2, 3] });
+  // range 0.31 / 5 intervals = 0.062 -> step 0.1 (the next of 0.01, 0.02, 0.05, 0.1)
+  assert.deepEqual(niceDomain([0.12, 0.31], { nTicks: 6 }), { domain: [0, 0.4], ticks: [0, 0.1, 0.2, 0.3, 0.4] });
+  // range 0.07 / 5 = 0.014 -> step 0.02; -0.07 / 0.02 = -3.5 rounds out to -4 steps
+  assert.deepEqual(niceDomain([-0.07], { nTicks: 6 }), { domain: [-0.08, 0], ticks: [-0.08, -0.06, -0.04, -0.02, 0] });
+  assert.deepEqual(niceDomain([], { nTicks: 6 }), { domain: [-1, 1], ticks: [-1, -0.5, 0, 0.5, 1] });
+});
+
+test("the relation axis holds 0 and every point (the toy pairs of test_relation_widget)", () => {
+  const ripa = [2, 0, 3, 1, 3, -1]; // she, he, woman, man, nurse, engineer
+  const { domain, ticks } = keptAxis(ripa, null);
+  assert.ok(domain[0] <= -1.0);
+  assert.ok(domain[1] >= 3.0);
+  assert.ok(ticks.includes(0));
+});
+
+test("keptAxis keeps the range while points fit, grows it when not, fits it when not kept", () => {
+  const first = keptAxis([-0.8, 2.3], null);
+  assert.equal(keptAxis([0.5, 2.9], first), first); // every point fits: the axis does not move
+  assert.deepEqual(keptAxis([4.2], first).domain, [-2, 6]); // grows from [-1, 3] to hold 4.2 (step 2)
+  assert.deepEqual(keptAxis([0.12, 0.31], first, { keep: false }).domain, [0, 0.4]); // fitted afresh
+});

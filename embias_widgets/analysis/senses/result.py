@@ -62,6 +62,15 @@ class SenseAssociationResult:
     """Items of one set that share a lemma: one word at the word level, counted once there."""
     word_items: dict[str, tuple[ResolvedItem, ...]] | None = field(default=None)
     """The items of the word-level twins, one per lemma and set (``items`` when ``None``)."""
+    provisional_of: int | None = field(default=None)
+    """When set, the p of :attr:`provisional_levels` is over the first block of sampled splits only (a quick
+    first look, ``run(provisional=True)``); the full run samples ``provisional_of`` splits."""
+    provisional_levels: tuple[str, ...] = field(default=())
+    """The levels (of :data:`LEVELS`) whose p is provisional; every d is final."""
+
+    def provisional_of_level(self, level: str) -> int | None:
+        """:attr:`provisional_of` when the p of ``level`` is provisional, else ``None`` (what the bars take)."""
+        return self.provisional_of if level in self.provisional_levels else None
 
     def level_items(self, level: str) -> dict[str, tuple[ResolvedItem, ...]]:
         """The items behind the rows of ``level``: as given for ``"sense"``, one per lemma for the word levels."""
@@ -84,8 +93,8 @@ class SenseAssociationResult:
 
     def summary(self) -> str:
         """One line: d and p of the sense level and of both word-level twins."""
-        parts = [f"{level} d = {_d_text(self.core(level).effect_size)} (p = {self.core(level).pvalue:.3g})"
-                 for level in LEVELS]
+        parts = [f"{level} d = {_d_text(self.core(level).effect_size)} (p = {self.core(level).pvalue:.3g}"
+                 + (", provisional)" if level in self.provisional_levels else ")") for level in LEVELS]
         return f"{self.test} on {self.model}: " + "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -103,6 +112,8 @@ class SenseAssociationResult:
             },
             "merged": [{"set": m.set, "item": m.item, "same_as": list(m.same_as)} for m in self.merged],
             "notes": list(self.notes),
+            **({"provisional_of": self.provisional_of, "provisional_levels": list(self.provisional_levels)}
+               if self.provisional_levels else {}),
         }
 
     def _keys(self, level: str, r: ResolvedItem) -> tuple[str, ...]:

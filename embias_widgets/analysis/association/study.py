@@ -2,162 +2,25 @@
 
 Holds the four sets, a model and the options; :meth:`AssociationTest.run`
 encodes what it has not seen before (one cache per test object), calls the
-metric core and returns an :class:`AssociationTestResult` with the numbers,
-the per-word associations, what was dropped and why.
+metric core and returns an :class:`~embias_widgets.analysis.association.result.AssociationTestResult`
+with the numbers, the per-word associations, what was dropped and why.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..metrics import AssociationResult, BootstrapInterval, cosine_matrix, effect_size_interval, permutation, weat
-from ..metrics.permutation import first_block_samples
-from ..metrics.validation import check_options
-from ..models import OutOfVocabulary, load_model
-from ..palette import altair_scale, set_colors
-from ..stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items, resolve_test
-
-SET_ROLES = {"targ1": "X", "targ2": "Y", "attr1": "A", "attr2": "B"}
-
-
-class AssociationInputError(ValueError):
-    """A test that cannot run as given: names the set, the items and the fix."""
-
-
-@dataclass(frozen=True)
-class MergedItems:
-    """Items of one set that the model maps to one vector (e.g. "rose" and "Rose" under a
-    lowercasing model): counted once, as ``item``; ``same_as`` were merged into it."""
-
-    set: str
-    item: str
-    same_as: tuple[str, ...]
-
-    def message(self) -> str:
-        others = ", ".join(repr(s) for s in self.same_as)
-        return f"{self.set}: {others} and {self.item!r} are one item to the model (same vector); counted once"
-
-
-@dataclass(frozen=True)
-class AssociationTestResult:
-    """A WEAT/SEAT result with everything needed to report and draw it."""
-
-    test: str
-    model: str
-    options: str
-    categories: dict[str, str]
-    items: dict[str, tuple[str, ...]]
-    oov: dict[str, tuple[OutOfVocabulary, ...]]
-    averaged: tuple[str, ...]
-    notes: tuple[str, ...]
-    core: AssociationResult
-    interval: BootstrapInterval | None = field(default=None)
-    provisional_of: int | None = field(default=None)
-    """When set, p is over the first block of sampled splits only (a quick
-    first look); the full run samples ``provisional_of`` splits."""
-    merged: tuple[MergedItems, ...] = field(default=())
-    """Items the model maps to one vector, merged into one item per set (see :class:`MergedItems`)."""
-    attribute_cosines: dict[str, tuple[np.ndarray, np.ndarray]] | None = field(default=None)
-    """Per target set, the two terms of s(w, A, B): ``(cos(w, A), cos(w, B))`` per word, each the mean
-    over the attribute words (the max for the ``max`` variant), so ``s = first - second``."""
-
-    @property
-    def effect_size(self) -> float | None:
-        return self.core.effect_size
-
-    @property
-    def pvalue(self) -> float:
-        return self.core.pvalue
-
-    def counts(self) -> dict[str, int]:
-        return {f"num_{k}": len(v) for k, v in self.items.items()}
-
-    def dropped(self) -> list[str]:
-        return [o.item for key in SET_KEYS for o in self.oov.get(key, ())]
-
-    def summary(self) -> str:
-        """One line: d, p and how p was computed."""
-        d = "undefined" if self.effect_size is None else f"{self.effect_size:+.4f}"
-        how = f"{self.core.method}, {self.core.n_permutations:,} splits"
-        return f"{self.test} on {self.model}: d = {d}, p = {self.pvalue:.4g} ({how})"
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready record (the CLI's output)."""
-        out: dict[str, Any] = {
-            "test": self.test,
-            "model": self.model,
-            "options": self.options,
-            "effect_size": self.effect_size,
-            "effect_size_note": self.core.effect_size_note,
-            "p_value": self.pvalue,
-            "statistic": self.core.statistic,
-            "exact": self.core.exact,
-            "method": self.core.method,
-            "alternative": self.core.alternative,
-            "n_permutations": self.core.n_permutations,
-            "variant": self.core.variant,
-            "ddof": self.core.ddof,
-            **self.counts(),
-            "categories": self.categories,
-            "oov": self.dropped(),
-            "oov_detail": [
-                {"set": key, "item": o.item, "missing": list(o.missing), "suggestions": list(o.suggestions)}
-                for key in SET_KEYS
-                for o in self.oov.get(key, ())
-            ],
-            "averaged_multiword": list(self.averaged),
-            "merged": [{"set": m.set, "item": m.item, "same_as": list(m.same_as)} for m in self.merged],
-            "notes": list(self.notes),
-        }
-        if self.interval is not None:
-            out["effect_size_ci"] = [self.interval.low, self.interval.high]
-            out["ci_level"] = self.interval.confidence_level
-        return out
-
-    def per_word(self) -> Any:
-        """pandas DataFrame: one row per target word with its s(w, A, B)."""
-        import pandas as pd
-
-        columns = ["set", "category", "word", "association"]
-        rows = [
-            {"set": key, "category": self.categories[key], "word": w, "association": float(s)}
-            for key, assoc in (("targ1", self.core.association_x), ("targ2", self.core.association_y))
-            for w, s in zip(self.items[key], assoc, strict=True)
-        ]
-        if self.attribute_cosines is not None:
-            columns += ["cos_a", "cos_b"]
-            for row, (ca, cb) in zip(rows, self._cosine_rows(), strict=True):
-                row["cos_a"], row["cos_b"] = ca, cb
-        return pd.DataFrame(rows, columns=columns)
-
-    def _cosine_rows(self) -> list[tuple[float, float]]:
-        assert self.attribute_cosines is not None
-        return [
-            (float(a), float(b))
-            for key in ("targ1", "targ2")
-            for a, b in zip(*self.attribute_cosines[key], strict=True)
-        ]
-
-    def chart(self) -> Any:
-        """altair bar chart of s(w, A, B) per target word, coloured by target set."""
-        import altair as alt
-
-        a, b = self.categories["attr1"], self.categories["attr2"]
-        return (
-            alt.Chart(self.per_word(), title=self.summary())
-            .mark_bar()
-            .encode(
-                x=alt.X("association:Q", title=f"s(w) = mean cos(w, {a}) - mean cos(w, {b})"),
-                y=alt.Y("word:N", sort=None, title=None),
-                color=alt.Color("category:N", title="target set", scale=altair_scale(set_colors(self.categories))),
-                tooltip=["word", "category", alt.Tooltip("association:Q", format="+.4f")],
-            )
-        )
+from ...metrics import cosine_matrix, effect_size_interval, permutation, weat
+from ...metrics.permutation import first_block_samples
+from ...models import OutOfVocabulary, load_model
+from ...stimuli import SET_KEYS, AssociationTestSpec, WordSet, resolve_test
+from .merging import MergedItems, merge_same_vectors
+from .result import AssociationTestResult
+from .validation import SET_ROLES, AssociationInputError, check_study_options, clean_set, options_string
 
 
 class AssociationTest:
@@ -215,9 +78,9 @@ class AssociationTest:
                 category, items = given
             else:
                 category, items = getattr(spec, key).category, given
-            spec = spec.with_set(key, WordSet.of(category, _clean(key, items)[0]))
+            spec = spec.with_set(key, WordSet.of(category, clean_set(key, items)[0]))
         self.spec = spec
-        self._check_options(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative,
+        check_study_options(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative,
                             method=method, sampler=sampler, seed=seed)
         self.model = load_model(model, **model_options)
         self.options = dict(
@@ -233,14 +96,6 @@ class AssociationTest:
             self.set_items(key, getattr(spec, key).examples)
 
     # -- options -----------------------------------------------------------
-    @staticmethod
-    def _check_options(**options: Any) -> None:
-        """The metric core's checks, raised as :class:`AssociationInputError` (a ``ValueError``)."""
-        try:
-            check_options(**options)
-        except ValueError as err:
-            raise AssociationInputError(str(err)) from None
-
     def set_options(self, **options: Any) -> None:
         """Change ``variant``, ``ddof``, ``n_samples``, ``alternative``, ``method``, ``sampler`` or ``seed``.
 
@@ -249,7 +104,7 @@ class AssociationTest:
         unknown = sorted(set(options) - {*self.options, "seed"})
         if unknown:
             raise AssociationInputError(f"unknown option(s) {unknown}: use {sorted({*self.options, 'seed'})}")
-        self._check_options(**options)
+        check_study_options(**options)
         self.seed = options.pop("seed", self.seed)
         self.options.update(options)
 
@@ -262,7 +117,7 @@ class AssociationTest:
         """
         if key not in SET_KEYS:
             raise AssociationInputError(f"unknown set {key!r}: use one of {', '.join(SET_KEYS)}")
-        kept, dups = _clean(key, items)
+        kept, dups = clean_set(key, items)
         self.spec = self.spec.with_set(key, WordSet(getattr(self.spec, key).category, kept))
         self._notes = [n for n in self._notes if not n.startswith(f"{key}:")]
         if dups:
@@ -298,25 +153,10 @@ class AssociationTest:
             self._encode_notes.extend(n for n in getattr(enc, "notes", ()) if n not in self._encode_notes)
         kept = tuple(i for i in items if not isinstance(self._cache[i], OutOfVocabulary))
         oov = tuple(self._cache[i] for i in items if isinstance(self._cache[i], OutOfVocabulary))
-        kept = self._merge_same_vectors(key, kept)
+        kept, self._merged[key] = merge_same_vectors(key, kept, self._cache)  # type: ignore[arg-type]
         vectors = np.vstack([self._cache[i] for i in kept]) if kept else np.zeros((0, 1))
         averaged = tuple(i for i in kept if i in self._averaged)
         return kept, vectors, oov, averaged  # type: ignore[return-value]
-
-    def _merge_same_vectors(self, key: str, kept: tuple[str, ...]) -> tuple[str, ...]:
-        """Items with identical vectors are one item to the model: keep the first, record the rest."""
-        first: dict[bytes, str] = {}
-        merged: dict[str, list[str]] = {}
-        out = []
-        for item in kept:
-            fingerprint = np.ascontiguousarray(self._cache[item]).tobytes()
-            if fingerprint in first:
-                merged.setdefault(first[fingerprint], []).append(item)
-                continue
-            first[fingerprint] = item
-            out.append(item)
-        self._merged[key] = tuple(MergedItems(key, item, tuple(same)) for item, same in merged.items())
-        return tuple(out)
 
     def encoded(self) -> dict[str, Any]:
         """Encode all four sets; raises :class:`AssociationInputError` for an unusable set."""
@@ -340,15 +180,16 @@ class AssociationTest:
         """Run the test; with ``confidence_interval`` add a bootstrap CI for d.
 
         With ``provisional``, a sampled test draws only the first block of
-        the full run's splits (same seed; with the default key sampler
-        exactly the full run's first draws, see
+        the full run's splits (same seed and sampler: exactly the full run's
+        first draws, see
         :func:`embias_widgets.metrics.permutation.first_block_samples`): d is
         final, p a quick estimate, and ``result.provisional_of`` says so.
         """
         enc = self.encoded()
         X, Y, A, B = (enc[k][1] for k in SET_KEYS)
         options = dict(self.options)
-        quick = first_block_samples(len(X) + len(Y), len(X), options["n_samples"], options["method"])
+        quick = first_block_samples(len(X) + len(Y), len(X), options["n_samples"], options["method"],
+                                    options["sampler"])
         provisional_of = None
         if provisional and quick is not None:
             provisional_of, options["n_samples"] = options["n_samples"], quick
@@ -379,7 +220,7 @@ class AssociationTest:
         return AssociationTestResult(
             test=self.spec.name,
             model=getattr(self.model, "name", type(self.model).__name__),
-            options=_options_string(self.model, self.options),
+            options=options_string(self.model, self.options),
             categories={k: getattr(self.spec, k).category for k in SET_KEYS},
             items={k: enc[k][0] for k in SET_KEYS},
             oov={k: enc[k][2] for k in SET_KEYS},
@@ -421,19 +262,3 @@ class AssociationTest:
                 f"{permutation.MAX_EXACT_SPLITS:,}: p is from {options['n_samples']:,} sampled splits instead"
             )
         return notes
-
-
-def _clean(key: str, items: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The analysis layer's check of one set: a list of strings (see :func:`clean_items`)."""
-    try:
-        return clean_items(items, where=f"{key} ({SET_ROLES[key]})")
-    except ValueError as err:
-        raise AssociationInputError(str(err)) from None
-
-
-def _options_string(model: Any, options: dict[str, Any]) -> str:
-    model_opts = getattr(model, "options", "")
-    core = f"variant={options['variant']},ddof={options['ddof']}"
-    if options.get("sampler", "keys") != "keys":  # other draws for the same seed: say so
-        core += f",sampler={options['sampler']}"
-    return f"{model_opts},{core}" if model_opts else core

@@ -14,37 +14,20 @@ from typing import Any
 
 import ipywidgets
 
-from ..analysis import AssociationInputError, AssociationTest, AssociationTestResult, SentenceAssociationTest
-from ..models import available_models, load_model
-from ..models.errors import ModelNotFoundError
-from ..stimuli import SET_KEYS, bundled_test_names, load_bundled_test
-from ..stimuli.sentence_tests import SentenceTestSpec, is_sentence_test, sentence_test_names
+from ..analysis import AssociationTest, AssociationTestResult, SentenceAssociationTest
+from ..analysis.association import (
+    SET_KEYS,
+    USER_ERRORS,
+    association_test_for,
+    display_test_name,
+    load_association_model,
+    model_choices,
+    test_choices,
+    test_names,
+)
 from ._base import refusal_message
-from .effect_size_bars import EffectSizeBars, display_test_name
+from .effect_size_bars import EffectSizeBars
 from .word_set_editor import WordSetEditor, sets_of
-
-ASSOCIATION_MODEL_KINDS = ("static", "sentence")
-USER_ERRORS = (AssociationInputError, ModelNotFoundError, KeyError, FileNotFoundError)
-"""Failures caused by what was typed or picked: shown as they are (others are internal errors)."""
-
-
-def test_choices(sentence: bool) -> list[list[str]]:
-    """``[[name, label]]`` of the bundled word tests (or sentence tests) for the picker."""
-    if sentence:
-        return [[n, n] for n in sentence_test_names()]
-    out = []
-    for name in bundled_test_names():
-        description = load_bundled_test(name).description
-        out.append([name, f"{display_test_name(name)}: {description}" if description else display_test_name(name)])
-    return out
-
-
-def model_choices(current: str) -> list[list[str]]:
-    """``[[name, name]]`` of the registered word and sentence models (and the current one)."""
-    names = [n for kind in ASSOCIATION_MODEL_KINDS for n in available_models(kind)]
-    if current and current not in names:
-        names.insert(0, current)
-    return [[n, n] for n in names]
 
 
 class WeatExplorer(ipywidgets.VBox):
@@ -83,7 +66,7 @@ class WeatExplorer(ipywidgets.VBox):
         super().__init__([self.editor, self.bars])
         model_key = self._model_key(options.get("model"))
         self._models[model_key] = self.analysis.model
-        names = sentence_test_names() if self._sentence else bundled_test_names()
+        names = test_names(self._sentence)
         with self.editor.hold_sync():
             self.editor.test_choices = test_choices(self._sentence)
             self.editor.test_name = self.analysis.spec.name if self.analysis.spec.name in names else ""
@@ -108,13 +91,11 @@ class WeatExplorer(ipywidgets.VBox):
         kwargs = dict(self._options)
         if model is not None:
             kwargs["model"] = model
-        if is_sentence_test(test) or isinstance(test, SentenceTestSpec):
-            return SentenceAssociationTest(test, **kwargs)
-        return AssociationTest(test, **kwargs)
+        return association_test_for(test, **kwargs)
 
     def _model(self, name: str) -> Any:
         if name not in self._models:
-            self._models[name] = load_model(name)
+            self._models[name] = load_association_model(name)
         return self._models[name]
 
     # -- editor events ------------------------------------------------------------

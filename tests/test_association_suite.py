@@ -7,10 +7,10 @@ import io
 import json
 
 import pytest
+from _result_protocol import assert_study_result
 
 from embias_widgets.analysis import AssociationTest
-from embias_widgets.analysis.association import AssociationInputError
-from embias_widgets.analysis.batch import expand_test_names, paper_test_names, run_suite
+from embias_widgets.analysis.association import AssociationInputError, expand_test_names, paper_test_names, run_suite
 from embias_widgets.cli import main
 from embias_widgets.models import StaticVectors
 
@@ -40,7 +40,7 @@ def _holm_by_hand(pvalues: list[float], alpha: float) -> list[bool]:
 
 
 def test_table_has_the_results_tsv_columns_and_one_row_per_test_and_model(suite):
-    frame = suite.frame
+    frame = suite.frame()
     assert list(frame.columns) == [*RESULTS_TSV_COLUMNS, "p_value_holm", "significant_holm"]
     assert list(zip(frame["model"], frame["test"], strict=True)) == [
         (m, t) for m in MODELS for t in TESTS
@@ -49,7 +49,7 @@ def test_table_has_the_results_tsv_columns_and_one_row_per_test_and_model(suite)
 
 
 def test_rows_equal_single_runs_with_the_same_seed(suite, glove):
-    frame = suite.frame
+    frame = suite.frame()
     for i, test in enumerate(TESTS):
         single = AssociationTest(test, model=glove).run()
         assert frame.loc[i, "effect_size"] == single.effect_size
@@ -58,14 +58,14 @@ def test_rows_equal_single_runs_with_the_same_seed(suite, glove):
 
 
 def test_holm_bonferroni_is_over_all_rows(suite):
-    frame = suite.frame
+    frame = suite.frame()
     for alpha in (0.01, 0.05):
         again = run_suite(TESTS, MODELS, alpha=alpha)
-        assert list(again.frame["significant_holm"]) == _holm_by_hand(list(frame["p_value"]), alpha)
+        assert list(again.frame()["significant_holm"]) == _holm_by_hand(list(frame["p_value"]), alpha)
     # over all rows: with both models a row must beat a stricter threshold, and at
     # alpha = 0.03 that changes a decision (weat9 on GloVe)
-    one_model = run_suite(TESTS, MODELS[:1], alpha=0.03).frame
-    both = run_suite(TESTS, MODELS, alpha=0.03).frame
+    one_model = run_suite(TESTS, MODELS[:1], alpha=0.03).frame()
+    both = run_suite(TESTS, MODELS, alpha=0.03).frame()
     assert list(one_model["significant_holm"]) == _holm_by_hand(list(one_model["p_value"]), 0.03)
     assert list(both["significant_holm"]) == _holm_by_hand(list(both["p_value"]), 0.03)
     assert list(one_model["significant_holm"]) != list(both["significant_holm"][:4])
@@ -77,7 +77,7 @@ def test_tsv_is_the_results_tsv_layout(suite):
     assert len(lines) == 1 + len(TESTS) * len(MODELS)
     first = lines[1].split("\t")
     assert first[0] == "glove-6b-50d" and first[2] == "weat6"
-    assert float(first[3]) == suite.frame.loc[0, "p_value"]
+    assert float(first[3]) == suite.frame().loc[0, "p_value"]
 
 
 def test_chart_is_a_tests_by_models_heatmap_with_significance_marks(suite):
@@ -91,7 +91,7 @@ def test_chart_is_a_tests_by_models_heatmap_with_significance_marks(suite):
     assert rect["encoding"]["y"]["field"] == "test"
     assert text["encoding"]["text"]["field"] == "marker"
     rows = next(iter(spec["datasets"].values()))
-    for row, significant in zip(rows, suite.frame["significant_holm"], strict=True):
+    for row, significant in zip(rows, suite.frame()["significant_holm"], strict=True):
         assert (row["marker"] == "**") == bool(significant)
 
 
@@ -123,3 +123,9 @@ def test_a_failing_row_names_its_test_and_model():
         run_suite(["weat1"], [tiny])
     with pytest.raises(ValueError, match="at least one test and one model"):
         run_suite([], [tiny])
+
+
+def test_suite_result_answers_the_study_protocol(suite):
+    assert_study_result(suite)
+    assert suite.to_dict()["rows"] == suite.records()
+    assert "significant after Holm-Bonferroni" in suite.summary()

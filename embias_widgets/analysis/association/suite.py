@@ -16,12 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..metrics import HolmResult, holm_bonferroni
-from ..models import load_model
-from ..stimuli import AssociationTestSpec, bundled_test_names
-from ..stimuli.sentence_tests import SentenceTestSpec, is_sentence_test, sentence_test_names
-from .association import AssociationInputError, AssociationTest, AssociationTestResult
-from .sentence_association import SentenceAssociationTest
+from ...metrics import HolmResult, holm_bonferroni
+from ...models import load_model
+from ...stimuli import AssociationTestSpec, bundled_test_names
+from ...stimuli.sentence_tests import SentenceTestSpec, sentence_test_names
+from ...stimuli.spreadsheet_safe import safe_cell
+from .catalog import association_test_for
+from .result import AssociationTestResult
+from .validation import AssociationInputError
 
 RESULTS_COLUMNS = (
     "model", "options", "test", "p_value", "effect_size",
@@ -70,11 +72,24 @@ class SuiteResult:
             row["model"] = self.models[i]
             row["significant_holm"] = bool(self.holm.reject[i])
             row["p_value_holm"] = float(self.holm.adjusted[i])
-            row["alpha"] = self.alpha
+            row["alpha"] = float(self.alpha)
             rows.append(row)
         return rows
 
-    @property
+    def summary(self) -> str:
+        """One line: how many rows, and how many are significant before and after Holm-Bonferroni."""
+        n = len(self.results)
+        before = sum(r.pvalue < self.alpha for r in self.results)
+        after = int(sum(bool(x) for x in self.holm.reject))
+        return (
+            f"{n} run(s) ({len(set(r.test for r in self.results))} test(s) x {len(set(self.models))} model(s)): "
+            f"{before} with p < {self.alpha:g}, {after} significant after Holm-Bonferroni over all rows"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``alpha`` and one record per row (see :meth:`records`)."""
+        return {"alpha": float(self.alpha), "correction": "holm-bonferroni", "rows": self.records()}
+
     def frame(self) -> Any:
         """pandas DataFrame: results.tsv columns, then ``p_value_holm``, ``significant_holm``."""
         import pandas as pd
@@ -87,7 +102,7 @@ class SuiteResult:
         columns = (*RESULTS_COLUMNS, "significant_holm")
         lines = ["\t".join(columns)]
         for row in self.records():
-            lines.append("\t".join("" if row[c] is None else str(row[c]) for c in columns))
+            lines.append("\t".join("" if row[c] is None else str(safe_cell(row[c])) for c in columns))
         return "\n".join(lines) + "\n"
 
     def chart(self) -> Any:
@@ -95,7 +110,7 @@ class SuiteResult:
         after Holm-Bonferroni, ``*`` at ``alpha`` before correction (May et al., table 4)."""
         import altair as alt
 
-        df = self.frame
+        df = self.frame()
         df["marker"] = [
             "**" if sig else ("*" if p < self.alpha else "")
             for sig, p in zip(df["significant_holm"], df["p_value"], strict=True)
@@ -126,14 +141,6 @@ class SuiteResult:
         marks = base.mark_text(fontWeight="bold").encode(text="marker:N")
         title = f"SEAT effect sizes; ** Holm-Bonferroni at {self.alpha:g} over all rows, * before"
         return (cells + marks).properties(title=title)
-
-
-def _make_test(test: Any, model: Any, options: dict[str, Any]) -> AssociationTest:
-    if isinstance(test, SentenceTestSpec) or is_sentence_test(test):
-        return SentenceAssociationTest(test, model=model, **options)
-    if isinstance(test, str | AssociationTestSpec):
-        return AssociationTest(test, model=model, **options)
-    raise TypeError(f"cannot run {type(test).__name__} as a test: give a test name, path or spec")
 
 
 def run_suite(
@@ -183,7 +190,7 @@ def run_suite(
     results, names = [], []
     for name, model, test in tqdm(pairs, desc="association tests", unit="test", disable=not show):
         try:
-            results.append(_make_test(test, model, options).run())
+            results.append(association_test_for(test, model=model, **options).run())
         except AssociationInputError as err:
             label = getattr(test, "name", test)
             raise AssociationInputError(f"test {label!r} on model {name!r}: {err}") from None

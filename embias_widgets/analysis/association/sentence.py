@@ -16,16 +16,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..models import StaticVectors
-from ..models.sentence_encoders.encoders import CBoWEncoder
-from ..stimuli import SET_KEYS, AssociationTestSpec, resolve_test
-from ..stimuli.sentence_tests import (
+from ...models import StaticVectors
+from ...models.sentence_encoders import CBoWEncoder
+from ...stimuli import SET_KEYS, AssociationTestSpec, resolve_test
+from ...stimuli.sentence_tests import (
     SentenceTestSpec,
     is_sentence_test,
     load_sentence_test,
     sentence_test_from_words,
 )
-from .association import AssociationTest
+from .study import AssociationTest
 
 
 def resolve_sentence_test(

@@ -2,43 +2,26 @@
 
 The synced ``pairs`` and ``groups`` traits hold what the user typed (saved with
 the notebook's widget state). Every edit reaches Python, which updates its
-:class:`~embias_widgets.analysis.relation.RelationProjection`, recomputes the
+:class:`~embias_widgets.analysis.relation.study.RelationProjection`, recomputes the
 relation vector and every ``RIPA(w) = <w, b>`` (Ethayarajh et al. 2019), and
-sends back points, the axis domain and ticks; the front end only draws them.
+sends back the points (:meth:`RelationProjectionResult.points`); the front end draws them on an axis
+it fits itself (drawing geometry: ``js/lib/scale.js``).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import traitlets
 
 from ..analysis.relation import (
+    DEFAULT_PAIRS,
     RelationInputError,
     RelationProjection,
     RelationProjectionResult,
 )
-from ..stimuli.projection_stimuli import BOLUKBASI_DEFINITIONAL_PAIRS
 from ._base import EmbiasWidget, bundle
-
-PAIR_GROUPS = ("pairs: first", "pairs: second")
-
-
-def nice_axis(values: Iterable[float], *, n_ticks: int = 6) -> tuple[list[float], list[float]]:
-    """A domain containing 0 and ``values``, rounded out to ticks of step 1, 2 or 5 x 10^k."""
-    vals = [float(v) for v in values if math.isfinite(float(v))]
-    lo, hi = min([0.0, *vals]), max([0.0, *vals])
-    if hi - lo < 1e-12:
-        lo, hi = -1.0, 1.0
-    raw = (hi - lo) / max(1, n_ticks - 1)
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
-    lo, hi = round(math.floor(lo / step) * step, 10), round(math.ceil(hi / step) * step, 10)
-    ticks = [round(float(t), 10) for t in np.arange(lo, hi + step / 2, step)]
-    return [lo, hi], ticks
 
 
 class RelationProjectionWidget(EmbiasWidget):
@@ -65,10 +48,6 @@ class RelationProjectionWidget(EmbiasWidget):
     """``{group: [word, ...]}``: the words to place on the axis."""
     points = traitlets.List(traitlets.Dict()).tag(sync=True)
     """``[{"word", "group", "ripa"}]``: the pairs' words (groups ``pairs: first/second``) then the words."""
-    domain = traitlets.List(traitlets.Float()).tag(sync=True)
-    """``[low, high]`` of the RIPA axis (contains 0 and every point)."""
-    ticks = traitlets.List(traitlets.Float()).tag(sync=True)
-    """Tick values on the axis."""
     axis_label = traitlets.Unicode("").tag(sync=True)
     summary = traitlets.Unicode("").tag(sync=True)
     """One line: how many pairs, and how much of their differences ``b`` carries."""
@@ -78,9 +57,8 @@ class RelationProjectionWidget(EmbiasWidget):
     revision = traitlets.Int(0).tag(sync=True)
     """Incremented after every recomputation."""
     keep_axis = traitlets.Bool(True).tag(sync=True)
-    """Keep the axis range across edits (it only grows to fit new points); False: fit every time."""
-    fit_requests = traitlets.Int(0).tag(sync=True)
-    """Incremented by the front end's "Fit axis" button: fit the range to the points now."""
+    """Keep the axis range across edits (it only grows to fit new points); False: fit every time.
+    The front end fits the axis (its "Fit axis" button fits it now); Python sends only the points."""
     model_name = traitlets.Unicode("").tag(sync=True)
     """The model's name (for titles and export file names)."""
     busy = traitlets.Bool(False).tag(sync=True)
@@ -88,7 +66,7 @@ class RelationProjectionWidget(EmbiasWidget):
 
     def __init__(
         self,
-        pairs: Iterable[Sequence[str]] = BOLUKBASI_DEFINITIONAL_PAIRS,
+        pairs: Iterable[Sequence[str]] = DEFAULT_PAIRS,
         words: Iterable[str] | Mapping[str, Iterable[str]] = (),
         *,
         model: Any = "glove-6b-50d",
@@ -129,16 +107,6 @@ class RelationProjectionWidget(EmbiasWidget):
         if self._ready:
             self.refresh()
 
-    @traitlets.observe("fit_requests")
-    def _fit(self, change: dict) -> None:
-        if self._ready:
-            self.refresh(fit=True)
-
-    @traitlets.observe("keep_axis")
-    def _keep_changed(self, change: dict) -> None:
-        if self._ready and not change["new"]:
-            self.refresh(fit=True)
-
     # -- recomputation ----------------------------------------------------------
     def _complete_pairs(self) -> tuple[list[tuple[str, str]], list[str]]:
         complete, notes = [], []
@@ -153,12 +121,8 @@ class RelationProjectionWidget(EmbiasWidget):
                 )
         return complete, notes
 
-    def refresh(self, *, fit: bool = False) -> RelationProjectionResult | None:
-        """Recompute from ``pairs`` and ``groups``; errors go to ``error``, input is kept.
-
-        The axis keeps its range across edits while ``keep_axis`` is set (growing
-        only to fit new points); ``fit=True`` fits it to the points now.
-        """
+    def refresh(self) -> RelationProjectionResult | None:
+        """Recompute from ``pairs`` and ``groups``; errors go to ``error``, input is kept."""
         self.busy = True
         complete, notes = self._complete_pairs()
         try:
@@ -183,25 +147,9 @@ class RelationProjectionWidget(EmbiasWidget):
                 self.busy = False
                 self.revision += 1
             return None
-        points = [
-            {"word": word, "group": PAIR_GROUPS[side], "ripa": float(result.pair_ripa[i, side])}
-            for i, pair in enumerate(result.pairs)
-            for side, word in enumerate(pair)
-        ]
-        points += [
-            {"word": w, "group": g, "ripa": float(r)}
-            for w, g, r in zip(result.words, result.groups, result.ripa, strict=True)
-        ]
-        values = [p["ripa"] for p in points]
-        keep = self.keep_axis and not fit and len(self.domain) == 2
-        if keep and all(self.domain[0] <= v <= self.domain[1] for v in values):
-            domain, ticks = list(self.domain), list(self.ticks)  # the range stays as it was
-        else:  # grow the kept range just enough for the new points, or fit
-            domain, ticks = nice_axis(values + (list(self.domain) if keep else []))
         with self.hold_sync():
             self.result = result
-            self.points = points
-            self.domain, self.ticks = domain, ticks
+            self.points = result.points()
             self.axis_label = result.axis_label
             self.summary = result.summary()
             self.oov = [{"item": o.item, "suggestions": list(o.suggestions)} for o in result.oov]
@@ -212,8 +160,8 @@ class RelationProjectionWidget(EmbiasWidget):
             self.revision += 1
         return result
 
-    def table(self) -> Any:
-        """The latest RIPA table (pandas DataFrame); raises if nothing could be computed."""
+    def frame(self) -> Any:
+        """The latest RIPA table (pandas DataFrame, ``result.frame()``); raises if nothing could be computed."""
         if self.result is None:
             raise RelationInputError(f"nothing computed: {self.error}")
-        return self.result.table()
+        return self.result.frame()

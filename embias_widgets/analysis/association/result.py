@@ -1,0 +1,179 @@
+"""``AssociationTestResult``: what a WEAT/SEAT run found, in the one shape every study's result has.
+
+``summary()`` (one line: d, p and how p was computed), ``to_dict()`` (the CLI's JSON record),
+``frame()`` (one row per target word with s(w, A, B) and its two cosine terms) and ``chart()``.
+:func:`association_record` builds the record's headline fields for every WEAT-like result (word, sentence
+and sense tests), and :func:`describe_p_value` says how a p-value was computed, for the CLI and the bars.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...metrics import AssociationResult, BootstrapInterval
+from ...models import OutOfVocabulary
+from ...palette import altair_scale, set_colors
+from ...stimuli import SET_KEYS
+from .merging import MergedItems
+
+
+def association_record(test: str, model: str, options: str, core: AssociationResult) -> dict[str, Any]:
+    """The headline fields of a WEAT-like result, JSON-ready: the test, model and options, then d, p and
+    how p was computed (``statistic`` is ``S = sum_X s(x) - sum_Y s(y)``, Caliskan et al. 2017)."""
+    return {
+        "test": test,
+        "model": model,
+        "options": options,
+        "effect_size": None if core.effect_size is None else float(core.effect_size),
+        "effect_size_note": core.effect_size_note,
+        "p_value": float(core.pvalue),
+        "statistic": float(core.statistic),
+        "exact": bool(core.exact),
+        "method": core.method,
+        "alternative": core.alternative,
+        "n_permutations": int(core.n_permutations),
+        "variant": core.variant,
+        "ddof": int(core.ddof),
+    }
+
+
+def describe_p_value(core: AssociationResult, *, provisional_of: int | None = None) -> str:
+    """How ``core.pvalue`` was computed, its options, and why d is undefined when it is.
+
+    ``provisional_of``: the number of sampled splits the full run uses, when ``core`` holds a first
+    estimate from its first block (:func:`embias_widgets.metrics.permutation.first_block_samples`).
+    """
+    if provisional_of is not None:
+        how = (
+            f"provisional p from the first {core.n_permutations:,} of {provisional_of:,} sampled splits "
+            "(+1 adjusted); the full-precision p follows"
+        )
+    elif core.exact:
+        how = f"exact permutation test over all {core.n_permutations:,} splits"
+    elif core.method == "parametric":
+        how = f"parametric (normal fit to {core.n_permutations:,} sampled splits)"
+    else:
+        how = f"sampled permutation test, {core.n_permutations:,} splits (+1 adjusted)"
+    how += f", {core.alternative}, {core.variant} variant, ddof={core.ddof}"
+    if core.effect_size is None:
+        how += f". Effect size undefined: {core.effect_size_note}"
+    return how
+
+
+@dataclass(frozen=True)
+class AssociationTestResult:
+    """A WEAT/SEAT result with everything needed to report and draw it."""
+
+    test: str
+    model: str
+    options: str
+    categories: dict[str, str]
+    items: dict[str, tuple[str, ...]]
+    oov: dict[str, tuple[OutOfVocabulary, ...]]
+    averaged: tuple[str, ...]
+    notes: tuple[str, ...]
+    core: AssociationResult
+    interval: BootstrapInterval | None = field(default=None)
+    provisional_of: int | None = field(default=None)
+    """When set, p is over the first block of sampled splits only (a quick
+    first look); the full run samples ``provisional_of`` splits."""
+    merged: tuple[MergedItems, ...] = field(default=())
+    """Items the model maps to one vector, merged into one item per set (see :class:`MergedItems`)."""
+    attribute_cosines: dict[str, tuple[np.ndarray, np.ndarray]] | None = field(default=None)
+    """Per target set, the two terms of s(w, A, B): ``(cos(w, A), cos(w, B))`` per word, each the mean
+    over the attribute words (the max for the ``max`` variant), so ``s = first - second``."""
+
+    @property
+    def effect_size(self) -> float | None:
+        """d (Caliskan et al. 2017), or None when undefined (see ``core.effect_size_note``)."""
+        return self.core.effect_size
+
+    @property
+    def pvalue(self) -> float:
+        """The permutation test's p-value."""
+        return self.core.pvalue
+
+    def counts(self) -> dict[str, int]:
+        """``num_targ1`` ... ``num_attr2``: the items each set had in the run."""
+        return {f"num_{k}": len(v) for k, v in self.items.items()}
+
+    def dropped(self) -> list[str]:
+        """Items left out as not in the model's vocabulary."""
+        return [o.item for key in SET_KEYS for o in self.oov.get(key, ())]
+
+    def summary(self) -> str:
+        """One line: d, p and how p was computed."""
+        d = "undefined" if self.effect_size is None else f"{self.effect_size:+.4f}"
+        how = f"{self.core.method}, {self.core.n_permutations:,} splits"
+        return f"{self.test} on {self.model}: d = {d}, p = {self.pvalue:.4g} ({how})"
+
+    def method_text(self) -> str:
+        """How p was computed, in words (see :func:`describe_p_value`)."""
+        return describe_p_value(self.core, provisional_of=self.provisional_of)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready record (the CLI's output)."""
+        out: dict[str, Any] = {
+            **association_record(self.test, self.model, self.options, self.core),
+            **self.counts(),
+            "categories": dict(self.categories),
+            "oov": self.dropped(),
+            "oov_detail": [
+                {"set": key, "item": o.item, "missing": list(o.missing), "suggestions": list(o.suggestions)}
+                for key in SET_KEYS
+                for o in self.oov.get(key, ())
+            ],
+            "averaged_multiword": list(self.averaged),
+            "merged": [m.to_dict() for m in self.merged],
+            "notes": list(self.notes),
+        }
+        if self.interval is not None:
+            out["effect_size_ci"] = [float(self.interval.low), float(self.interval.high)]
+            out["ci_level"] = float(self.interval.confidence_level)
+        return out
+
+    def word_rows(self) -> list[dict[str, Any]]:
+        """One JSON-ready dict per target word: ``set``, ``category``, ``word``, ``association`` =
+        s(w, A, B) and, when known, its two terms ``cos_a``, ``cos_b`` (what the bars draw)."""
+        rows: list[dict[str, Any]] = [
+            {"set": key, "category": self.categories[key], "word": w, "association": float(s)}
+            for key, assoc in (("targ1", self.core.association_x), ("targ2", self.core.association_y))
+            for w, s in zip(self.items[key], assoc, strict=True)
+        ]
+        if self.attribute_cosines is not None:
+            cosines = [
+                (float(a), float(b))
+                for key in ("targ1", "targ2")
+                for a, b in zip(*self.attribute_cosines[key], strict=True)
+            ]
+            for row, (ca, cb) in zip(rows, cosines, strict=True):
+                row["cos_a"], row["cos_b"] = ca, cb
+        return rows
+
+    def frame(self) -> Any:
+        """pandas DataFrame: one row per target word with its s(w, A, B) (and ``cos_a``, ``cos_b``)."""
+        import pandas as pd
+
+        columns = ["set", "category", "word", "association"]
+        if self.attribute_cosines is not None:
+            columns += ["cos_a", "cos_b"]
+        return pd.DataFrame(self.word_rows(), columns=columns)
+
+    def chart(self) -> Any:
+        """altair bar chart of s(w, A, B) per target word, coloured by target set."""
+        import altair as alt
+
+        a, b = self.categories["attr1"], self.categories["attr2"]
+        return (
+            alt.Chart(self.frame(), title=self.summary())
+            .mark_bar()
+            .encode(
+                x=alt.X("association:Q", title=f"s(w) = mean cos(w, {a}) - mean cos(w, {b})"),
+                y=alt.Y("word:N", sort=None, title=None),
+                color=alt.Color("category:N", title="target set", scale=altair_scale(set_colors(self.categories))),
+                tooltip=["word", "category", alt.Tooltip("association:Q", format="+.4f")],
+            )
+        )

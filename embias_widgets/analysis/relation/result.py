@@ -1,0 +1,146 @@
+"""``RelationProjectionResult``: RIPA scores along one relation vector (Ethayarajh et al. 2019).
+
+``summary()``, ``to_dict()``, ``frame()`` (one row per scored word: ripa, norm, cosine),
+``pair_frame()`` (the defining pairs' own scores), ``points()`` (what the widget and the chart draw:
+the pairs' words, then the words) and ``chart()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...metrics.projection import RelationVector
+from ...models import OutOfVocabulary
+from ...palette import altair_scale, group_colors
+from .validation import Pair
+
+PAIR_GROUPS = ("pairs: first", "pairs: second")
+"""The groups of the pairs' own words in :meth:`RelationProjectionResult.points`."""
+
+
+@dataclass(frozen=True)
+class RelationProjectionResult:
+    """RIPA scores of words along one relation vector.
+
+    Attributes
+    ----------
+    model
+        Model name.
+    pairs
+        The pairs that defined ``relation`` (those fully in the vocabulary).
+    relation
+        The relation vector and its singular values.
+    words, groups, ripa, norms
+        One entry per scored word: its group, ``<w, b>`` and ``||w||``.
+    pair_ripa
+        ``(len(pairs), 2)``: RIPA of each pair's first and second word.
+    oov
+        Words (from pairs or word lists) not in the vocabulary.
+    notes
+        What was left out and why.
+    """
+
+    model: str
+    pairs: tuple[Pair, ...]
+    relation: RelationVector
+    words: tuple[str, ...]
+    groups: tuple[str, ...]
+    ripa: np.ndarray
+    norms: np.ndarray
+    pair_ripa: np.ndarray
+    oov: tuple[OutOfVocabulary, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def axis_label(self) -> str:
+        """Which way the axis points: towards the first words of the pairs."""
+        firsts = ", ".join(p[0] for p in self.pairs[:2])
+        seconds = ", ".join(p[1] for p in self.pairs[:2])
+        more = ", ..." if len(self.pairs) > 2 else ""
+        return f"RIPA = <w, b>   (← {seconds}{more} | {firsts}{more} →)"
+
+    def summary(self) -> str:
+        """One line: how many pairs, and how much of their differences the relation vector carries."""
+        return (
+            f"relation vector from {len(self.pairs)} pair(s) on {self.model}: first component "
+            f"carries {self.relation.explained_ratio:.0%} of the differences' squared length"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the model, the pairs with their RIPA, every scored word, what was left out."""
+        return {
+            "model": self.model,
+            "explained_ratio": float(self.relation.explained_ratio),
+            "pairs": [
+                {"first": a, "second": b, "ripa_first": float(r[0]), "ripa_second": float(r[1])}
+                for (a, b), r in zip(self.pairs, self.pair_ripa, strict=True)
+            ],
+            "words": self.frame().to_dict("records"),
+            "oov": [o.item for o in self.oov],
+            "notes": list(self.notes),
+        }
+
+    def frame(self) -> Any:
+        """pandas DataFrame: word, group, ripa, norm and ``cos(w, b) = ripa / norm``."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {
+                "word": list(self.words),
+                "group": list(self.groups),
+                "ripa": [float(r) for r in self.ripa],
+                "norm": [float(n) for n in self.norms],
+                "cosine": [float(c) for c in self.ripa / np.where(self.norms > 0, self.norms, 1.0)],
+            },
+            columns=["word", "group", "ripa", "norm", "cosine"],
+        )
+
+    def pair_frame(self) -> Any:
+        """pandas DataFrame: each defining pair's words and their RIPA."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {
+                "first": [p[0] for p in self.pairs],
+                "second": [p[1] for p in self.pairs],
+                "ripa_first": self.pair_ripa[:, 0],
+                "ripa_second": self.pair_ripa[:, 1],
+            },
+            columns=["first", "second", "ripa_first", "ripa_second"],
+        )
+
+    def points(self, *, include_pairs: bool = True) -> list[dict[str, Any]]:
+        """``[{"word", "group", "ripa"}]``: the pairs' own words (groups ``pairs: first`` and
+        ``pairs: second``), then every scored word; what the widget and :meth:`chart` draw."""
+        out: list[dict[str, Any]] = []
+        if include_pairs:
+            out = [
+                {"word": word, "group": PAIR_GROUPS[side], "ripa": float(self.pair_ripa[i, side])}
+                for i, pair in enumerate(self.pairs)
+                for side, word in enumerate(pair)
+            ]
+        scored = zip(self.words, self.groups, self.ripa, strict=True)
+        return out + [{"word": w, "group": g, "ripa": float(r)} for w, g, r in scored]
+
+    def chart(self, *, include_pairs: bool = True) -> Any:
+        """altair chart: words along the relation axis (x = RIPA), coloured by group."""
+        import altair as alt
+        import pandas as pd
+
+        data = pd.DataFrame(self.points(include_pairs=include_pairs), columns=["word", "group", "ripa"])
+        base = alt.Chart(data, title=self.summary())
+        y = alt.Y("group:N", title=None, sort=None)
+        points = base.mark_circle(size=70).encode(
+            x=alt.X("ripa:Q", title=self.axis_label),
+            y=y,
+            color=alt.Color("group:N", title="group", sort=None, scale=altair_scale(group_colors(data["group"]))),
+            tooltip=["word", "group", alt.Tooltip("ripa:Q", format="+.3f")],
+        )
+        labels = base.mark_text(align="left", dx=5, dy=-7, fontSize=10, angle=330).encode(
+            x="ripa:Q", y=y, text="word:N"
+        )
+        zero = alt.Chart(pd.DataFrame({"ripa": [0.0]})).mark_rule(color="#999").encode(x="ripa:Q")
+        return (zero + points + labels).properties(width=560)
