@@ -9,7 +9,7 @@ from _tiny_lm import one_thread, tiny_scorer
 
 from embias_widgets.stimuli.pairs import SentencePair
 from embias_widgets.stimuli.wordnet import load_wordnet
-from embias_widgets.widgets.likelihood_table import PairedLikelihoodTable
+from embias_widgets.widgets.paired_likelihood_table import PairedLikelihoodTable
 
 NOUN, VERB = "nurse%1:18:00::", "nurse%2:29:00::"
 PAIRS = [

@@ -2,7 +2,7 @@
 
 import pytest
 
-from embias_widgets.analysis.pair_checks import differing_spans, minimal_edit_warning
+from embias_widgets.analysis.likelihood.pair_checks import differing_spans, minimal_edit_warning
 
 
 @pytest.mark.parametrize(("first", "second"), [

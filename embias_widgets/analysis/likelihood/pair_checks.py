@@ -25,11 +25,7 @@ def differing_spans(first: str, second: str) -> list[tuple[str, str]]:
     """The aligned spans where two sentences differ: ``[(words of first, words of second)]``."""
     a, b = WORD.findall(first), WORD.findall(second)
     matcher = difflib.SequenceMatcher(None, [w.lower() for w in a], [w.lower() for w in b], autojunk=False)
-    return [
-        (" ".join(a[i1:i2]), " ".join(b[j1:j2]))
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+    return [(" ".join(a[i1:i2]), " ".join(b[j1:j2])) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
 
 
 def minimal_edit_warning(first: str, second: str) -> str:
@@ -50,9 +46,13 @@ def minimal_edit_warning(first: str, second: str) -> str:
     changed = sum(max(len(x.split()), len(y.split())) for x, y in spans)
     shown = "; ".join(f"'{x or '∅'}' / '{y or '∅'}'" for x, y in spans[:3]) + ("; ..." if len(spans) > 3 else "")
     if max(len(longest[0].split()), len(longest[1].split())) > MAX_SPAN_WORDS:
-        return (f"not a minimal edit: the sentences differ in a long span ({shown}); "
-                "the score difference mixes in other changes")
+        return (
+            f"not a minimal edit: the sentences differ in a long span ({shown}); "
+            "the score difference mixes in other changes"
+        )
     if changed > MAX_CHANGED_SHARE * max(len(a), len(b)):
-        return (f"not a minimal edit: {changed} of {max(len(a), len(b))} words differ ({shown}); "
-                "the score difference mixes in other changes")
+        return (
+            f"not a minimal edit: {changed} of {max(len(a), len(b))} words differ ({shown}); "
+            "the score difference mixes in other changes"
+        )
     return ""

@@ -1,0 +1,62 @@
+"""Pairs as a user gives them (tuples, dicts, :class:`SentencePair`, a widget's typed records) made into
+:class:`~embias_widgets.stimuli.pairs.SentencePair` objects, with errors that name the pair."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ...stimuli.pairs import SentencePair
+
+__all__ = ["as_pair", "as_pairs", "pair_from_record", "pair_record"]
+
+
+def check_pairs(pairs: Any) -> Iterable[Any]:
+    """``pairs`` must be a collection of pairs: not None, not one sentence, not a single pair's dict."""
+    if pairs is None or isinstance(pairs, str | bytes | dict | SentencePair) or not isinstance(pairs, Iterable):
+        raise TypeError(
+            f"pairs must be a list of (stereo, anti[, bias_type]) tuples, dicts or SentencePairs, "
+            f"not {type(pairs).__name__}{'' if pairs is None else ' ' + repr(pairs)[:60]}: wrap one pair "
+            "in a list, or read a file with stimuli.read_pairs"
+        )
+    return pairs
+
+
+def as_pair(value: Any, *, where: str = "pair") -> SentencePair:
+    """A :class:`SentencePair` from a pair, a tuple or a dict; ``ValueError`` names ``where``."""
+    if isinstance(value, SentencePair):
+        value.check(where)
+        return value
+    if isinstance(value, dict):
+        return SentencePair.from_dict(value, where=where)
+    if isinstance(value, tuple | list) and len(value) in (2, 3) and all(isinstance(v, str) for v in value):
+        pair = SentencePair(value[0], value[1], value[2] if len(value) == 3 else "")
+        pair.check(where)
+        return pair
+    raise ValueError(f"{where}: give (stereo, anti[, bias_type]), a dict or a SentencePair, not {value!r}")
+
+
+def as_pairs(pairs: Any) -> list[SentencePair]:
+    """Every pair of ``pairs`` checked (:func:`as_pair`), named ``pair 0``, ``pair 1``, ... in errors."""
+    return [as_pair(p, where=f"pair {i}") for i, p in enumerate(check_pairs(pairs))]
+
+
+def pair_record(pair: SentencePair) -> dict[str, str]:
+    """What a user typed for ``pair``: ``{"stereo", "anti", "bias_type"[, "sense_key", "direction"]}``."""
+    record = {"stereo": pair.stereo, "anti": pair.anti, "bias_type": pair.bias_type}
+    if pair.sense_key:
+        record["sense_key"] = pair.sense_key
+    if pair.direction != "stereo":
+        record["direction"] = pair.direction
+    return record
+
+
+def pair_from_record(record: Mapping[str, Any]) -> SentencePair:
+    """A pair as typed: empty sentences are kept (and reported on their row when scored), not raised."""
+    return SentencePair(
+        stereo=str(record.get("stereo", "")),
+        anti=str(record.get("anti", "")),
+        bias_type=str(record.get("bias_type", "")).strip(),
+        sense_key=str(record.get("sense_key", "") or "").strip(),
+        direction=str(record.get("direction", "stereo")).strip() or "stereo",
+    )

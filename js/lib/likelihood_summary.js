@@ -1,0 +1,103 @@
+// The paired-likelihood table's summary: the bias score bar with its unbiased reference line, one small bar
+// per group, and the shade legend. Every number comes from Python (the `summary` trait); here it is drawn.
+import { h, s } from "./dom.js";
+import { heatColor } from "./likelihood.js";
+import { linear } from "./scale.js";
+
+export const BAR_WIDTH = 420;
+const GROUP_BAR = 160;
+
+/** The bar from the reference to `score` (none when there is no score), coloured by its side. */
+function scoreBar(x, ref, score, { y, height }) {
+  const a = x(Math.min(ref, score));
+  const b = x(Math.max(ref, score));
+  return s("rect", {
+    x: a.toFixed(2),
+    y,
+    width: Math.max(1, b - a).toFixed(2),
+    height,
+    class: score > ref ? "plt-bar plt-bar-stereo" : "plt-bar plt-bar-anti",
+  });
+}
+
+/** The headline: a track, five ticks (ends, reference, halfway points), the score bar and the reference. */
+export function drawSummary(svg, text, summary) {
+  const [lo, hi] = summary.axis || [0, 100];
+  const x = linear([lo, hi], [10, BAR_WIDTH - 10]);
+  const ref = summary.reference ?? 50;
+  svg.replaceChildren(s("rect", { x: 10, y: 8, width: BAR_WIDTH - 20, height: 18, class: "plt-track" }));
+  for (const tick of [lo, (lo + ref) / 2, ref, (ref + hi) / 2, hi]) {
+    svg.append(s("text", { x: x(tick), y: 40, "text-anchor": "middle", class: "plt-tick" }, String(tick)));
+  }
+  const score = summary.score;
+  const scored = score !== null && score !== undefined;
+  if (scored) svg.append(scoreBar(x, ref, score, { y: 10, height: 14 }));
+  svg.append(
+    s("line", { x1: x(ref), x2: x(ref), y1: 2, y2: 32, class: "plt-reference", "data-reference": String(ref) }),
+  );
+  const who = summary.group || "all pairs";
+  text.textContent = !scored
+    ? `${who}: no scored pairs`
+    : `${summary.metric.toUpperCase()} bias score (${who}): ${Number(score).toFixed(2)}  ` +
+      `[${summary.n_stereo_preferred} of ${summary.n} pairs prefer the more stereotypical sentence; ` +
+      `${summary.convention} convention, ${ref} = unbiased]`;
+}
+
+function groupBar(x, ref, score) {
+  const svg = s("svg", { width: GROUP_BAR, height: 14, class: "plt-group-bar" });
+  svg.append(
+    s("rect", { x: 2, y: 2, width: GROUP_BAR - 4, height: 10, class: "plt-track" }),
+    scoreBar(x, ref, score, { y: 3, height: 8 }),
+    s("line", { x1: x(ref), x2: x(ref), y1: 0, y2: 14, class: "plt-reference" }),
+  );
+  return svg;
+}
+
+function groupText(g) {
+  const means =
+    g.mean_stereo === null || g.mean_stereo === undefined
+      ? ""
+      : `; mean sentence score stereo ${Number(g.mean_stereo).toFixed(3)} (${g.n_stereo_sentences}) ` +
+        `vs anti ${Number(g.mean_anti).toFixed(3)} (${g.n_anti_sentences})`;
+  return `${Number(g.score).toFixed(2)} (${g.n_stereo_preferred}/${g.n} pairs)${means}`;
+}
+
+function groupLine(g, x, ref, bySense) {
+  return h(
+    "div",
+    { className: "plt-group", dataset: { group: g.name, score: String(g.score) } },
+    h("span", { className: bySense ? "plt-group-name plt-sense-key" : "plt-group-name", text: g.name }),
+    groupBar(x, ref, g.score),
+    h("span", { className: "plt-group-score", text: groupText(g) }),
+    g.gloss ? h("span", { className: "plt-group-gloss", text: g.gloss }) : null,
+    g.problem ? h("span", { className: "plt-group-problem", text: g.problem }) : null,
+    g.sense_keys && g.sense_keys.length ? h("span", { className: "plt-group-gloss", text: g.sense_keys.join(", ") }) : null,
+  );
+}
+
+/** One line per group: name, gloss, a small bar from the reference, the score and counts (all from Python). */
+export function drawGroups(box, summary) {
+  const groups = summary.groups || [];
+  box.hidden = groups.length === 0;
+  const [lo, hi] = summary.axis || [0, 100];
+  const ref = summary.reference ?? 50;
+  const x = linear([lo, hi], [2, GROUP_BAR - 2]);
+  const bySense = summary.group_by === "sense_key";
+  box.replaceChildren(
+    h("div", { className: "plt-groups-title", text: `bias score by ${summary.group_by_label || "group"}` }),
+    ...groups.map((g) => groupLine(g, x, ref, bySense)),
+  );
+}
+
+/** What the shades mean: log P = 0 to the summary's darkest shade. */
+export function drawLegend(legend, summary) {
+  legend.replaceChildren(
+    h("span", { className: "plt-swatch", attrs: { style: `background:${heatColor(0)}` } }),
+    h("span", { text: " log P = 0 " }),
+    h("span", { className: "plt-swatch", attrs: { style: `background:${heatColor(1)}` } }),
+    h("span", {
+      text: ` log P = −${Number(summary.shade_scale || 0).toFixed(1)}; underlined: the words that differ; `,
+    }),
+    h("span", { text: "grey: not counted in the score; ⚠: not a minimal edit" }),
+  );
+}
