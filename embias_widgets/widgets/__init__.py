@@ -1,12 +1,12 @@
 """anywidget front ends bound to the analyses (no science lives here)."""
 
 from .effect_size_bars import EffectSizeBars
-from .explorer import WeatExplorer
-from .likelihood_table import PairedLikelihoodTable
-from .nli import NliExplorer
-from .relation import RelationProjectionWidget
+from .nli_explorer import NliExplorer
+from .paired_likelihood_table import PairedLikelihoodTable
+from .relation_projection import RelationProjectionWidget
 from .sense_explorer import SenseWeatExplorer
 from .sense_selector import SenseSelector
+from .weat_explorer import WeatExplorer
 from .word_set_editor import WordSetEditor
 
 __all__ = [
