@@ -164,3 +164,19 @@ def test_stereoset_from_separate_comparisons_equals_the_score_version() -> None:
     assert (compared.ss, compared.lms, compared.icat) == (direct.ss, direct.lms, direct.icat)
     with pytest.raises(ValueError, match="equal length"):
         stereoset_from_comparisons([True], [True, False], [True], average="item")
+
+
+def test_percentages_carry_no_float_noise():
+    """29 of 50 pairs is 58.0 exactly (``100 * 29 / 50``), not ``100 * 0.58`` = 57.99999999999999 (issue 21)."""
+    import json
+
+    from embias_widgets.metrics import pair_bias_score, stereoset_scores
+
+    more = np.r_[np.ones(29), np.zeros(21)]
+    result = pair_bias_score(more, np.zeros(50) + 0.5, bias_types=["a"] * 50)
+    assert result.percent_stereo == 58.0 and result.by_bias_type["a"].percent_stereo == 58.0
+    assert "57.99" not in json.dumps(result.percent_stereo)
+    assert 100 * (29 / 50) != 58.0  # the noise the count-based formula avoids
+    ss = stereoset_scores(more, np.zeros(50) + 0.5, np.zeros(50) - 1.0, average="item")
+    assert ss.ss == 58.0
+    assert stereoset_scores(more, np.zeros(50) + 0.5, np.zeros(50) - 1.0, targets=["t"] * 50).ss == 58.0

@@ -57,13 +57,15 @@ def _stereoset_one(
     stereo_wins: np.ndarray, related_wins: np.ndarray, targets: np.ndarray | None, average: str
 ) -> tuple[float, float]:
     if average == "item" or targets is None:
-        return 100.0 * float(stereo_wins.mean()), 100.0 * float(related_wins.mean())
+        # 100 * (sum / n) as 100 * sum / n: the sum of 0, 1/2 and 1 wins is exact, so 29 of 50 is 58.0
+        n = stereo_wins.size
+        return 100.0 * float(np.sum(stereo_wins)) / n, 100.0 * float(np.sum(related_wins)) / n
     ss_per, lms_per = [], []
     for target in dict.fromkeys(targets.tolist()):
         mask = targets == target
-        ss_per.append(stereo_wins[mask].mean())
-        lms_per.append(related_wins[mask].mean())
-    return 100.0 * float(np.mean(ss_per)), 100.0 * float(np.mean(lms_per))
+        ss_per.append(100.0 * float(np.sum(stereo_wins[mask])) / int(mask.sum()))
+        lms_per.append(100.0 * float(np.sum(related_wins[mask])) / int(mask.sum()))
+    return float(np.mean(ss_per)), float(np.mean(lms_per))
 
 
 def stereoset_scores(
