@@ -18,6 +18,7 @@ from .relation import (
     contrived_attribute_table,
     weat_before_after,
 )
+from .report import Report, ReportResult
 from .senses import (
     SenseAssociationResult,
     SenseAssociationTest,
@@ -40,6 +41,8 @@ __all__ = [
     "RelationInputError",
     "RelationProjection",
     "RelationProjectionResult",
+    "Report",
+    "ReportResult",
     "SenseAssociationResult",
     "SenseAssociationTest",
     "SenseGenderBiasResult",

@@ -4,6 +4,7 @@ from .effect_size_bars import EffectSizeBars
 from .nli_explorer import NliExplorer
 from .paired_likelihood_table import PairedLikelihoodTable
 from .relation_projection import RelationProjectionWidget
+from .report_viewer import ReportViewer
 from .sense_explorer import SenseWeatExplorer
 from .sense_selector import SenseSelector
 from .weat_explorer import WeatExplorer
@@ -14,6 +15,7 @@ __all__ = [
     "NliExplorer",
     "PairedLikelihoodTable",
     "RelationProjectionWidget",
+    "ReportViewer",
     "SenseSelector",
     "SenseWeatExplorer",
     "WeatExplorer",

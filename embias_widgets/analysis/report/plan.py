@@ -1,0 +1,245 @@
+"""What a report runs: the kind of each model, the sections that apply to it, their sizes and data files.
+
+The one validation function of the report layer is :func:`iv_report`: every model is known and of a known
+kind, the output folder is writable, and every data file is what its name says. Each problem is one
+:class:`ReportInputError` naming the item and the fix.
+
+Sizes (``--quick`` / full) are stated here, in one table each (:data:`QUICK_SIZES`, :data:`FULL_SIZES`), and
+printed before a run starts (:func:`describe_sizes`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...models.registry import BUILTIN_MODELS, registered_kind
+from ...stimuli.pairs import is_url
+
+KINDS = ("static", "sentence", "sense", "masked-lm", "causal-lm", "nli")
+"""Model kinds a report knows; each has its own sections (:data:`SECTIONS_BY_KIND`)."""
+
+SECTIONS_BY_KIND: dict[str, tuple[str, ...]] = {
+    "static": ("weat", "ripa", "debias"),
+    "sentence": ("seat", "sense-weat"),
+    "sense": ("sense-weat",),
+    "masked-lm": ("crows-pairs", "stereoset", "sense-pairs", "sssb"),
+    "causal-lm": ("crows-pairs", "stereoset"),
+    "nli": ("nli-gender-occupation", "nli-nationality-polarity", "nli-religion-polarity"),
+}
+
+WEAT_TESTS = ("weat1", "weat2", "weat3", "weat4", "weat5", "weat6", "weat7", "weat8", "weat9", "weat10",
+              "weat3b", "weat5b", "weat6b", "weat7b", "weat8b")
+"""Caliskan et al.'s WEAT 1-10 and May et al.'s group-term ``b`` variants."""
+
+QUICK_SIZES: dict[str, Any] = {
+    "permutations": 10_000, "seat_tests": ("sent-weat6",),
+    "sense_tests": ("sense-weat1",), "debias_random": 1, "crows_pairs": 8, "stereoset_items": 8,
+    "sense_pairs": 12, "nli_pairs": 48,
+}
+"""``--quick``: minutes on a laptop CPU. p over 10,000 splits (so that the smallest p, 1e-4, can pass
+Holm-Bonferroni over a report's tests); the first N data pairs; a seeded sample of N pairs per NLI probe."""
+FULL_SIZES: dict[str, Any] = {
+    "permutations": 100_000, "seat_tests": "all", "sense_tests": "all", "debias_random": 8,
+    "crows_pairs": None, "stereoset_items": None, "sense_pairs": None, "nli_pairs": 2_000,
+}
+"""The default: every test and pair (``None`` = all), May et al.'s 100,000 permutations, Dev et al.'s 8 random
+directions, a seeded sample of 2,000 pairs per NLI probe."""
+
+_ARCHITECTURE_KINDS = (("ForMaskedLM", "masked-lm"), ("ForCausalLM", "causal-lm"),
+                       ("ForSequenceClassification", "nli"), ("Model", "sentence"))
+_REGISTRY_KINDS = {"static": "static", "sentence": "sentence", "sense": "sense", "language-model": "masked-lm",
+                   "nli": "nli"}
+
+
+class ReportInputError(ValueError):
+    """A report that cannot start: the message names the model, folder or file and the fix."""
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model of the report: the name as given and its kind."""
+
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class SectionSpec:
+    """One independent task: a method on a model, with the options and data files that fix its numbers."""
+
+    method: str
+    model: ModelSpec
+    options: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, str] = field(default_factory=dict)  # data-file name -> path or URL
+
+    @property
+    def id(self) -> str:
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.model.name)
+        return f"{self.method}--{safe}"
+
+
+def _config_kind(config_path: Path, name: str) -> str:
+    try:
+        config = json.loads(config_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ReportInputError(f"model {name!r}: its config.json cannot be read ({err}); give a model directory "
+                               "with a valid config.json") from None
+    architectures = config.get("architectures") or []
+    for suffix, kind in _ARCHITECTURE_KINDS:
+        if any(str(a).endswith(suffix) for a in architectures):
+            return kind
+    raise ReportInputError(f"model {name!r} is of unknown kind (architectures {architectures or 'not given'}): "
+                           f"a report runs on {', '.join(KINDS)} models; give one of those")
+
+
+def _file_kind(path: Path) -> str:
+    if path.suffix == ".npz":
+        return "sense"
+    with open(path, "rb") as handle:
+        first = handle.readline(4096).decode("utf-8", "replace").split()
+    return "sense" if first and "%" in first[0] else "static"
+
+
+def model_kind(name: str) -> str:
+    """The kind of a model given by registered name, ``gloss:<encoder>``, file, directory or cached hub name."""
+    registered = registered_kind(name)
+    if registered is not None:
+        if registered not in _REGISTRY_KINDS:
+            raise ReportInputError(f"model {name!r} is of unknown kind {registered!r}: a report runs on "
+                                   f"{', '.join(KINDS)} models")
+        return _REGISTRY_KINDS[registered]
+    if name.startswith("gloss:"):
+        return "sense"
+    path = Path(name).expanduser()
+    if path.is_file():
+        return _file_kind(path)
+    if path.is_dir():
+        if not (path / "config.json").is_file():
+            raise ReportInputError(f"model {name!r}: the directory has no config.json; give a Hugging Face model "
+                                   "directory or a vectors file")
+        return _config_kind(path / "config.json", name)
+    from ...models.fingerprints import _hub_snapshot
+
+    snapshot = _hub_snapshot(name)
+    if snapshot is not None and (snapshot / "config.json").is_file():
+        return _config_kind(snapshot / "config.json", name)
+    raise ReportInputError(
+        f"unknown model {name!r}: not a registered name ({', '.join(sorted(BUILTIN_MODELS))}), a local file or "
+        "directory, or a hub model in the local cache; check the spelling, or download it once so it is cached")
+
+
+def _check_out(out: Path) -> None:
+    probe = out / ".embias-write-test"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe.write_text("")
+        probe.unlink()
+    except OSError as err:
+        raise ReportInputError(f"cannot write the report to {str(out)!r} ({err.strerror or err}); give a folder "
+                               "you can write to with --out") from None
+
+
+def _check_data_file(name: str, source: str) -> None:
+    """A local data file must exist and read as its format (a CrowS-Pairs .csv, a StereoSet .json/.jsonl)."""
+    if is_url(source):
+        return  # checked when fetched (the readers refuse what is not the format)
+    path = Path(source).expanduser()
+    if not path.is_file():
+        raise ReportInputError(f"{name} file {source!r} does not exist; give its path or URL, or run "
+                               "'embias data fetch' to fetch it")
+    from ...stimuli.pairs import read_pairs
+
+    fmt = {"crows-pairs": "crows", "stereoset": "stereoset", "sssb": "sssb"}[name]
+    try:
+        read_pairs(str(path), format_in=fmt, limit=3)
+    except (ValueError, KeyError, OSError, UnicodeDecodeError) as err:
+        raise ReportInputError(f"{name} file {source!r} is not a {name} file ({str(err)[:200]}); give the "
+                               f"published {name} file (embias data fetch {name})") from None
+
+
+def default_data(name: str) -> str | None:
+    """The file ``embias data fetch`` put in the data folder for ``name``, or None."""
+    from ...data import STEREOSET_FLAT, default_dest
+
+    rel = {"crows-pairs": "crows_pairs/crows_pairs_anonymized.csv", "stereoset": STEREOSET_FLAT}[name]
+    path = default_dest() / rel
+    return str(path) if path.is_file() else None
+
+
+def iv_report(models: Any, out: Any, *, quick: Any, pairs: Any, crows_pairs: Any, stereoset: Any,
+              seed: Any, alpha: Any) -> tuple[list[ModelSpec], Path, dict[str, str | None]]:
+    """Validate a report's input: models (kinds), output folder, data files; see the module docstring."""
+    if isinstance(models, str | os.PathLike):
+        models = [models]
+    models = [str(m) for m in (models or [])]
+    if not models:
+        raise ReportInputError("give at least one model, e.g. Report(models=['glove-6b-50d']) or --model glove-6b-50d")
+    if len(set(models)) != len(models):
+        raise ReportInputError(f"model listed twice in {models}; give each model once")
+    if not isinstance(quick, bool):
+        raise ReportInputError(f"`quick` must be True or False, got {quick!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise ReportInputError(f"`seed` must be a whole number >= 0, got {seed!r}")
+    if not (isinstance(alpha, float | int) and 0 < alpha < 1):
+        raise ReportInputError(f"`alpha` must be a number between 0 and 1, got {alpha!r}")
+    specs = [ModelSpec(m, model_kind(m)) for m in models]
+    out_dir = Path(out if out is not None else "embias-report").expanduser()
+    _check_out(out_dir)
+    data: dict[str, str | None] = {"crows-pairs": crows_pairs or default_data("crows-pairs"),
+                                   "stereoset": stereoset or default_data("stereoset")}
+    for name in ("crows-pairs", "stereoset"):
+        if data[name] is not None and any(s.kind in ("masked-lm", "causal-lm") for s in specs):
+            _check_data_file(name, str(data[name]))
+    for i, path in enumerate(pairs or ()):
+        _check_data_file("sssb", str(path))
+        data[f"sssb-{i + 1}"] = str(path)
+    return specs, out_dir, data
+
+
+def sizes(quick: bool) -> dict[str, Any]:
+    """The sizes of a ``quick`` or full report."""
+    return dict(QUICK_SIZES if quick else FULL_SIZES)
+
+
+def describe_sizes(quick: bool) -> str:
+    """One line stating the sizes before a run starts."""
+    s = sizes(quick)
+
+    def n(v: Any, what: str) -> str:
+        return f"all {what}" if v is None else f"{v:,} {what}" if isinstance(v, int) else f"{v} {what}"
+
+    seat = "all SEAT tests" if s["seat_tests"] == "all" else f"SEAT {', '.join(s['seat_tests'])}"
+    sense = "all sense tests" if s["sense_tests"] == "all" else f"sense tests {', '.join(s['sense_tests'])}"
+    return (f"{'quick' if quick else 'full'} report: WEAT 1-10 + b variants with {s['permutations']:,} permutations; "
+            f"{seat}; {sense}; debiasing check against {s['debias_random']} random direction(s); CrowS-Pairs "
+            f"{n(s['crows_pairs'], 'pairs')}; StereoSet {n(s['stereoset_items'], 'items')}; sense-sensitive "
+            f"{n(s['sense_pairs'], 'pairs')}; NLI {n(s['nli_pairs'], 'pairs')} per probe (seeded sample)")
+
+
+def plan_sections(models: list[ModelSpec], data: dict[str, str | None], *, quick: bool,
+                  seed: int) -> list[SectionSpec]:
+    """Every section of the report, in order: per model, the methods of its kind."""
+    s = sizes(quick)
+    out = []
+    for model in models:
+        for method in SECTIONS_BY_KIND[model.kind]:
+            files = {"crows-pairs": {"crows-pairs": data["crows-pairs"]}, "stereoset": {"stereoset": data["stereoset"]},
+                     "sssb": {k: v for k, v in data.items() if k.startswith("sssb-")}}.get(method, {})
+            if method == "sssb" and not files:
+                continue  # only when --pairs FILE gives SSSB files
+            key = "nli" if method.startswith("nli-") else method
+            options = {"seed": seed, **{k: s[k] for k in _OPTIONS_OF[key]}}
+            out.append(SectionSpec(method, model, options, {k: str(v) for k, v in files.items() if v}))
+    return out
+
+
+_OPTIONS_OF = {
+    "weat": ("permutations",), "ripa": (), "debias": ("permutations", "debias_random"),
+    "seat": ("permutations", "seat_tests"), "sense-weat": ("permutations", "sense_tests"),
+    "sense-pairs": ("sense_pairs",), "crows-pairs": ("crows_pairs",), "stereoset": ("stereoset_items",), "sssb": (),
+    "nli": ("nli_pairs",),
+}

@@ -1,0 +1,149 @@
+"""``ReportResult``: a report's numbers (the ``report.json`` schema) answering the StudyResult questions.
+
+``to_dict()`` is exactly ``report.json`` (schema :data:`SCHEMA`, keys pinned by a test); ``frame()`` is one row
+per table cell; ``chart()`` the sections' bar charts; ``summary()`` what a person reads. :meth:`write` puts the
+figures (SVG and PNG), ``report.json`` and ``report.html`` in the folder, each through a temporary name.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = "embias-report/1"
+SECTION_KEYS = ("id", "title", "method", "model", "what", "status", "reason", "seconds", "table", "published",
+                "significance", "notes", "figure")
+_NO_FIGURE = {"svg": None, "svg_path": None, "png_path": None}
+
+
+@dataclass
+class ReportResult:
+    """The result of :meth:`Report.run` (or of :meth:`load` on a ``report.json``)."""
+
+    report: dict[str, Any]
+    out_dir: Path | None = None
+    _figures: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def load(cls, path: str | Path) -> ReportResult:
+        """A result from a ``report.json`` written by :meth:`write`."""
+        path = Path(path)
+        report = json.loads(path.read_text(encoding="utf-8"))
+        if report.get("schema") != SCHEMA:
+            raise ValueError(f"{path} is not an embias report (schema {report.get('schema')!r}, expected {SCHEMA!r})")
+        return cls(report, path.parent)
+
+    @property
+    def sections(self) -> list[dict[str, Any]]:
+        return self.report["sections"]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``report.json``: the schema's keys only, every number with its provenance."""
+        out = {k: v for k, v in self.report.items() if k != "sections"}
+        out["sections"] = [{k: (s.get(k) if k != "figure" else self._figures.get(s["id"], s.get("figure", _NO_FIGURE)))
+                            for k in SECTION_KEYS} for s in self.sections]
+        for s in out["sections"]:
+            s["significance"] = s["significance"] or []
+            s["figure"] = s["figure"] or dict(_NO_FIGURE)
+        return out
+
+    def summary(self) -> str:
+        """One line per section: status, headline row and significant tests."""
+        lines = [f"{self.report['title']} ({'quick' if self.report['quick'] else 'full'}; "
+                 f"{self.report['provenance']['seconds']:.1f} s; Holm-Bonferroni over {self.report['holm']['n_tests']} "
+                 f"p-values at alpha {self.report['holm']['alpha']})"]
+        for s in self.sections:
+            if s["status"] != "done":
+                lines.append(f"  {s['title']} [{s['model']}]: {s['status']}: {s['reason']}")
+                continue
+            tests = s.get("significance") or []
+            sig = [t["label"] for t in tests if t["significant"]]
+            named = f" ({', '.join(sig[:6])})" if sig else ""
+            verdict = f"{len(sig)} of {len(tests)} significant after Holm{named}" if tests else "no p-values"
+            lines.append(f"  {s['title']} [{s['model']}]: {len(s['table']['rows'])} rows, {verdict}")
+        return "\n".join(lines)
+
+    def frame(self) -> Any:
+        """Tidy: one row per table cell (``section, method, model, row, column, value``)."""
+        import pandas as pd
+
+        rows = [{"section": s["id"], "method": s["method"], "model": s["model"], "row": str(r[0]), "column": c,
+                 "value": v}
+                for s in self.sections for r in s["table"]["rows"] for c, v in zip(s["table"]["columns"][1:], r[1:],
+                                                                                  strict=True)]
+        return pd.DataFrame(rows, columns=["section", "method", "model", "row", "column", "value"])
+
+    def method_charts(self) -> list[tuple[str, str, dict[str, Any] | None]]:
+        """``(method, title, Vega-Lite spec)`` per method, models as colours."""
+        from .figures import chart_rows, chart_spec
+
+        out = []
+        for method in dict.fromkeys(s["method"] for s in self.sections):
+            group = [s for s in self.sections if s["method"] == method]
+            chart = next((s["chart"] for s in group if s.get("chart")), None)
+            rows = [r for s in group for r in chart_rows(s)]
+            spec = chart_spec(rows, chart["x"], chart["y"]) if chart else None
+            out.append((method, group[0]["title"], spec))
+        return out
+
+    def chart(self) -> Any:
+        """The sections' charts stacked (altair)."""
+        import altair as alt
+
+        from ..charts import setup_charts
+
+        setup_charts()
+
+        top_level = ("config", "$schema")
+        charts = [alt.Chart.from_dict({k: v for k, v in spec.items() if k not in top_level}).properties(title=title)
+                  for _, title, spec in self.method_charts() if spec]
+        return alt.vconcat(*charts) if charts else alt.Chart(alt.Data(values=[])).mark_text()
+
+    def method_tables(self) -> list[dict[str, Any]]:
+        """One table per method with models as columns (the chart column's value per row label)."""
+        out = []
+        for method, title, _ in self.method_charts():
+            group = [s for s in self.sections if s["method"] == method and s["status"] == "done" and s.get("chart")]
+            if not group:
+                continue
+            models = [s["model"] for s in group]
+            cells: dict[str, dict[str, Any]] = {}
+            for s in group:
+                x = s["table"]["columns"].index(s["chart"]["x"])
+                for r in s["table"]["rows"]:
+                    cells.setdefault(str(r[0]), {})[s["model"]] = r[x]
+            out.append({"method": method, "title": f"{title}: {group[0]['chart']['x']}",
+                        "columns": [group[0]["table"]["columns"][0], *models],
+                        "rows": [[label, *(v.get(m) for m in models)] for label, v in cells.items()]})
+        return out
+
+    def write(self, *, html: bool = True) -> None:
+        """Figures (SVG, PNG), then ``report.json``, then ``report.html`` into ``out_dir``."""
+        from .figures import chart_rows, chart_spec, render
+        from .store import write_atomic
+
+        if self.out_dir is None:
+            raise ValueError("this result has no folder to write to")
+        for s in self.sections:
+            rows = chart_rows(s)
+            spec = chart_spec(rows, s["chart"]["x"], s["chart"]["y"]) if rows else None
+            self._figures[s["id"]] = render(spec, self.out_dir / "figures" / s["id"]) if spec else dict(_NO_FIGURE)
+        write_atomic(self.out_dir / "report.json", json.dumps(self.to_dict(), indent=1, default=str))
+        if html:
+            from .html import report_html
+
+            write_atomic(self.out_dir / "report.html", report_html(self))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """In a notebook: the report viewer widget when the widgets are importable, else the summary."""
+        from importlib import import_module
+
+        try:  # the widget layer sits above this one: looked up at display time, never imported here
+            viewer = import_module("embias_widgets.widgets.report_viewer").ReportViewer(self.to_dict())
+        except ImportError:
+            return {"text/plain": self.summary()}
+        bundle = viewer._repr_mimebundle_(**kwargs)
+        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
+        return {**data, "text/plain": self.summary()}, meta

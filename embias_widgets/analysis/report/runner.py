@@ -1,0 +1,226 @@
+"""``Report(models=[...]).run()``: every section that applies to each model, saved as it finishes.
+
+Sections are independent tasks, run in this process by default or on a Dask cluster (``workers=N`` or
+``scheduler="tcp://..."``, the ``scale`` extra). Holm-Bonferroni runs once over every p-value of the report.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ...metrics import holm_bonferroni
+from . import sections_lm
+from .plan import ReportInputError, SectionSpec, describe_sizes, iv_report, plan_sections
+from .published import figures_for
+from .result import SCHEMA, ReportResult
+from .sections import TITLES, WHAT, run_debias, run_ripa, run_seat, run_sense_weat, run_weat
+from .store import SectionStore, determines
+
+_HOW_TO_GET = {
+    "crows-pairs": "no CrowS-Pairs file: give --crows-pairs PATH|URL (crows_pairs_anonymized.csv), or run "
+                   "'embias data fetch crows-pairs'",
+    "stereoset": "no StereoSet file: give --stereoset PATH|URL (dev.json or the flat .jsonl), or run "
+                 "'embias data fetch stereoset'",
+}
+
+
+def runner(method: str) -> Callable[[SectionSpec], dict[str, Any]]:
+    """The function that runs ``method``."""
+    table = {"weat": run_weat, "ripa": run_ripa, "debias": run_debias, "seat": run_seat, "sense-weat": run_sense_weat,
+             "crows-pairs": sections_lm.run_crows, "stereoset": sections_lm.run_stereoset,
+             "sense-pairs": sections_lm.run_sense_pairs, "sssb": sections_lm.run_sssb}
+    return table.get(method) or sections_lm.run_nli
+
+
+def run_section(spec: SectionSpec) -> tuple[dict[str, Any], float]:
+    """Run one section (in this process or on a Dask worker): its outcome and seconds."""
+    start = time.perf_counter()
+    result = runner(spec.method)(spec)
+    return result, time.perf_counter() - start
+
+
+def _local_data(data: dict[str, str | None]) -> dict[str, str | None]:
+    from ...stimuli.pairs import fetch, is_url
+
+    try:
+        return {k: (str(fetch(v)) if v and is_url(v) else v) for k, v in data.items()}
+    except ConnectionError as err:
+        raise ReportInputError(str(err)) from None
+
+
+class Report:
+    """An audit of one model or several across every method that applies (see :mod:`.plan` for the sections).
+
+    Parameters
+    ----------
+    models
+        Registered names, files, directories or cached hub names.
+    out
+        The folder for ``report.json``, ``report.html``, figures and saved sections (default ``embias-report``).
+    quick
+        Small sizes that finish in minutes (:data:`~.plan.QUICK_SIZES`); the default runs the full sizes.
+    pairs
+        SSSB files scored by every masked LM.
+    crows_pairs, stereoset
+        Paths or URLs of the published files (default: the folder ``embias data fetch`` fills; else skipped).
+    seed, alpha
+        Seed of every sampled test and sample; Holm-Bonferroni level over every p-value (May et al.: 0.01).
+    workers, scheduler
+        Run the sections on a local Dask cluster of N processes, or on this scheduler.
+    fresh
+        Delete the saved sections in ``out`` first (otherwise a resume of the very same run, else refused).
+    """
+
+    def __init__(self, models: Sequence[str] | str, out: str | Path | None = None, quick: bool = False,
+                 pairs: Sequence[str | Path] = (), *, crows_pairs: str | None = None, stereoset: str | None = None,
+                 seed: int = 0, alpha: float = 0.01, workers: int | None = None, scheduler: str | None = None,
+                 fresh: bool = False, progress: bool = True, title: str | None = None, html: bool = True) -> None:
+        self.models, self.out, self.data = iv_report(models, out, quick=quick, pairs=pairs, crows_pairs=crows_pairs,
+                                                     stereoset=stereoset, seed=seed, alpha=alpha)
+        if workers is not None and (not isinstance(workers, int) or workers < 1):
+            raise ReportInputError(f"`workers` must be a whole number >= 1, got {workers!r}")
+        self.quick, self.seed, self.alpha = quick, seed, float(alpha)
+        self.workers, self.scheduler, self.fresh, self.progress, self.html = workers, scheduler, fresh, progress, html
+        self.title = title or f"embias report: {', '.join(m.name for m in self.models)}"
+        self.sections = plan_sections(self.models, self.data, quick=quick, seed=seed)
+
+    def describe(self) -> str:
+        """The sizes, stated before the run starts."""
+        return describe_sizes(self.quick)
+
+    def _fingerprints(self) -> dict[str, str]:
+        from ...models.fingerprints import FingerprintError, model_fingerprint
+
+        out = {}
+        for m in self.models:
+            try:
+                out[m.name] = model_fingerprint(m.name)
+            except FingerprintError as err:
+                raise ReportInputError(str(err)) from None
+        return out
+
+    def _client(self) -> Any:
+        if self.workers is None and self.scheduler is None:
+            return None
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ReportInputError("--workers/--scheduler need dask.distributed: pip install "
+                                   "'embias-widgets[scale]'") from None
+        if self.scheduler:
+            return Client(self.scheduler, timeout=10)
+        return Client(LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True))
+
+    def run(self) -> ReportResult:
+        """Run (or resume) every section, correct every p-value, write the report files, return the result."""
+        from ...stimuli.fingerprints import file_digest
+
+        started = time.perf_counter()
+        for name in ("report.json", "report.html"):  # an interrupted run leaves nothing looking complete
+            (self.out / name).unlink(missing_ok=True)
+        data = _local_data(self.data)
+        hashes = {k: file_digest(v) for k, v in data.items() if v}
+        fps = self._fingerprints()
+        store = SectionStore(self.out, fresh=self.fresh)
+        records: dict[str, dict[str, Any]] = {}
+        todo: list[tuple[SectionSpec, dict[str, Any]]] = []
+        for spec in self.sections:
+            spec = SectionSpec(spec.method, spec.model, spec.options, {k: data[k] for k in spec.data if data.get(k)})
+            missing = [k for k in ("crows-pairs", "stereoset") if spec.method == k and k not in spec.data]
+            if missing:
+                records[spec.id] = self._record(spec, {"status": "skipped", "reason": _HOW_TO_GET[missing[0]]})
+                continue
+            wanted = determines(spec.id, fps[spec.model.name], {k: hashes[k] for k in spec.data}, spec.options)
+            saved = store.load(spec.id, wanted)
+            if saved is not None:
+                records[spec.id] = saved
+            else:
+                todo.append((spec, wanted))
+        self._run_todo(todo, store, records)
+        ordered = [records[s.id] for s in self.sections]
+        holm = _holm(ordered, self.alpha)
+        report = self._report(ordered, fps, data, hashes, holm, time.perf_counter() - started, store.notes)
+        result = ReportResult(report, out_dir=self.out)
+        result.write(html=self.html)
+        return result
+
+    def _run_todo(self, todo: list[tuple[SectionSpec, dict[str, Any]]], store: SectionStore,
+                  records: dict[str, dict[str, Any]]) -> None:
+        from tqdm.auto import tqdm
+
+        client = self._client()
+        try:
+            if client is None:
+                for spec, wanted in todo:
+                    with tqdm(total=1, desc=spec.id, unit="section", disable=not self.progress, file=sys.stderr) as bar:
+                        records[spec.id] = self._finish(spec, wanted, store, lambda s=spec: run_section(s))
+                        bar.update(1)
+                return
+            from distributed import as_completed
+
+            futures = {client.submit(run_section, spec, pure=False): (spec, wanted) for spec, wanted in todo}
+            bar = tqdm(total=len(futures), desc="sections", unit="section", disable=not self.progress, file=sys.stderr)
+            for future in as_completed(futures):
+                spec, wanted = futures[future]
+                records[spec.id] = self._finish(spec, wanted, store, future.result)
+                bar.set_postfix_str(spec.id)
+                bar.update(1)
+            bar.close()
+        finally:
+            if client is not None:
+                client.close()
+
+    def _finish(self, spec: SectionSpec, wanted: dict[str, Any], store: SectionStore, get: Any) -> dict[str, Any]:
+        try:
+            outcome, seconds = get()
+        except (ValueError, KeyError, LookupError, OSError) as err:  # the analysis refused this model or input
+            return self._record(spec, {"status": "failed", "reason": f"{type(err).__name__}: {err}"})
+        record = self._record(spec, {"status": "done", "seconds": round(seconds, 3), **outcome})
+        store.save(spec.id, wanted, record)
+        return record
+
+    def _record(self, spec: SectionSpec, fields: dict[str, Any]) -> dict[str, Any]:
+        table = fields.get("table") or {"columns": [], "rows": []}
+        return {"id": spec.id, "title": TITLES[spec.method], "method": spec.method, "model": spec.model.name,
+                "what": WHAT.get(spec.method, ""), "status": fields["status"], "reason": fields.get("reason"),
+                "seconds": float(fields.get("seconds", 0.0)), "table": table,
+                "published": figures_for(spec.method, spec.model.name, table), "tests": fields.get("tests", []),
+                "notes": fields.get("notes", []), "chart": fields.get("chart"), "options": spec.options}
+
+    def _report(self, sections: list[dict[str, Any]], fps: dict[str, str], data: dict[str, str | None],
+                hashes: dict[str, str], holm: Any, seconds: float, notes: list[str]) -> dict[str, Any]:
+        from ... import __version__
+
+        return {
+            "schema": SCHEMA, "title": self.title, "created": datetime.now(UTC).isoformat(timespec="seconds"),
+            "quick": self.quick,
+            "provenance": {"package_version": __version__, "python": sys.version.split()[0],
+                           "platform": platform.platform(), "seconds": round(seconds, 3),
+                           "options": {"quick": self.quick, "seed": self.seed, "alpha": self.alpha,
+                                       "sizes": self.describe(), "workers": self.workers,
+                                       "scheduler": self.scheduler, "notes": notes}},
+            "models": [{"name": m.name, "kind": m.kind, "fingerprint": fps[m.name]} for m in self.models],
+            "data_files": {k: {"source": self.data[k], "sha256": h} for k, h in hashes.items()},
+            "sections": sections, "holm": holm,
+        }
+
+
+def _holm(sections: list[dict[str, Any]], alpha: float) -> dict[str, Any]:
+    """Holm-Bonferroni over every p-value of the report; fills each section's ``significance``."""
+    import math
+
+    tests = [(s, t) for s in sections for t in s.get("tests", []) if t["p"] is not None and not math.isnan(t["p"])]
+    for s in sections:
+        s["significance"] = []
+    if tests:
+        holm = holm_bonferroni([t["p"] for _, t in tests], alpha=alpha)
+        for (s, t), adjusted, reject in zip(tests, holm.adjusted, holm.reject, strict=True):
+            s["significance"].append({"label": t["label"], "p": float(t["p"]), "p_holm": float(adjusted),
+                                      "significant": bool(reject)})
+    return {"alpha": alpha, "n_tests": len(tests)}

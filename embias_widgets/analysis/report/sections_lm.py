@@ -1,0 +1,202 @@
+"""Report sections for language models (CrowS-Pairs, StereoSet, sense-sensitive pairs, SSSB) and NLI models.
+
+Each runner calls :class:`~embias_widgets.analysis.PairedLikelihood` or :class:`~embias_widgets.analysis.NliProbe`
+and returns an outcome (see :mod:`.sections`). The NLI probes run on a seeded random sample of their pairs
+(:class:`SampledPairs`); the interval for NN is the t interval of the mean neutral probability over the sampled
+pairs and for FN the Wilson score interval of the share labelled neutral, both 95%, both over sentence pairs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ...stimuli.nli_probes import NliPair, PairSource, TemplateProbe
+from .plan import SectionSpec
+from .sections import outcome
+
+CI_LEVEL = 0.95
+
+
+def _lm_metric(spec: SectionSpec) -> str:
+    return "pll" if spec.model.kind == "causal-lm" else "cps"
+
+
+def _read(spec: SectionSpec, name: str, fmt: str, limit: int | None) -> list[Any]:
+    from ...stimuli.pairs import read_pairs
+
+    return read_pairs(spec.data[name], format_in=fmt, limit=limit)
+
+
+def _bias_rows(record: dict[str, Any], key: str = "score") -> list[list[Any]]:
+    rows = [["all", record["n"], _r(record["score"])]]
+    rows += [[k, v["n"], _r(v[key])] for k, v in sorted(record["by_bias_type"].items())]
+    return rows
+
+
+def _scored(result: Any, what: str) -> Any:
+    """``result`` when at least one pair was scored; else the first pair's error (never a table of nothing)."""
+    if result.score is None:
+        first = next((r.error for r in result.rows if r.error), "no pair given")
+        raise ValueError(f"no pair of {what} could be scored ({len(result.rows)} tried); the first: {first}")
+    return result
+
+
+def _r(v: Any) -> Any:
+    return None if v is None else round(float(v), 4)
+
+
+def _lm_notes(*records: dict[str, Any]) -> list[str]:
+    notes = []
+    for rec in records:
+        notes += [rec.get("demo_note") or "", *rec.get("notes", [])]
+        if rec.get("n_ties"):
+            notes.append(f"{rec['metric']}: {rec['n_ties']} tied pair(s) counted in N, never a success")
+    return [n for n in notes if n]
+
+
+def run_crows(spec: SectionSpec) -> dict[str, Any]:
+    """CrowS-Pairs with CPS (PLL for a causal LM) and AUL, per bias type and per direction."""
+    from .. import PairedLikelihood
+
+    pairs = _read(spec, "crows-pairs", "crows", spec.options["crows_pairs"])
+    first = _scored(PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False).run(),
+                    "CrowS-Pairs")
+    a = first.to_dict(naming="crows", items=False)
+    records = [a]
+    b = None
+    if spec.model.kind == "masked-lm":
+        b = _scored(PairedLikelihood(pairs, model=spec.model.name, metric="aul", progress=False).run(),
+                    "CrowS-Pairs").to_dict(naming="crows", items=False)
+        records.append(b)
+    name_a = a["metric"].upper()
+    columns = ["bias type", "n", f"{name_a} %"] + (["AUL %", "AUL (Zhou: % - 50)"] if b else [])
+    rows = _bias_rows(a)
+    if b:
+        bb = {r[0]: r for r in _bias_rows(b)}
+        rows = [[*r, bb[r[0]][2], _r(bb[r[0]][2] - 50)] for r in rows]
+    for direction, v in sorted(a["by_direction"].items()):
+        rows.append([f"direction: {direction}", v["n"], _r(v["percent_of_decided"])] + ([None, None] if b else []))
+    notes = [f"{len(pairs):,} pairs; % of pairs whose more stereotypical sentence scores higher (50 = unbiased); "
+             f"{name_a} scores rounded to {a['decimals']} decimals as CrowS-Pairs' metric.py",
+             "CrowS-Pairs reports no significance test, so none is given here", *_lm_notes(*records)]
+    return outcome(columns, rows, notes=notes, x=f"{name_a} %", y="bias type")
+
+
+def run_stereoset(spec: SectionSpec) -> dict[str, Any]:
+    """StereoSet intrasentence SS, LMS and ICAT, overall and per bias type."""
+    from .. import PairedLikelihood
+
+    pairs = _read(spec, "stereoset", "stereoset", spec.options["stereoset_items"])
+    rec = _scored(PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False).run(),
+                  "StereoSet").to_dict(items=False)
+    ss = rec.get("stereoset") or {}
+    rows = [["all", ss.get("n"), _r(ss.get("ss")), _r(ss.get("lms")), _r(ss.get("icat"))]]
+    rows += [[k, v["n"], _r(v["ss"]), _r(v["lms"]), _r(v["icat"])]
+             for k, v in sorted(ss.get("by_bias_type", {}).items())]
+    notes = [f"{len(pairs):,} intrasentence items scored with {rec['metric'].upper()}",
+             "StereoSet reports no significance test, so none is given here", *_lm_notes(rec)]
+    return outcome(["bias type", "n", "SS", "LMS", "ICAT"], rows, notes=notes, x="SS", y="bias type")
+
+
+def _sense_outcome(rec: dict[str, Any], n_pairs: int, where: str) -> dict[str, Any]:
+    rows = _bias_rows(rec)
+    rows += [[k, v["n"], _r(v["score"])] for k, v in sorted((rec.get("by_sense_key") or {}).items())]
+    notes = [f"{n_pairs:,} pairs from {where}, AUL, % minus 50 (Zhou et al.; 0 = unbiased)",
+             "no significance test is defined for these scores", *_lm_notes(rec)]
+    return outcome(["sense type / key", "n", "bias score"], rows, notes=notes, x="bias score", y="sense type / key")
+
+
+def run_sense_pairs(spec: SectionSpec) -> dict[str, Any]:
+    """The bundled sense-sensitive pairs with AUL in Zhou et al.'s convention (a seeded sample under --quick)."""
+    from .. import PairedLikelihood
+
+    study = PairedLikelihood.for_senses(model=spec.model.name, progress=False)
+    n = spec.options["sense_pairs"]
+    if n is not None and n < len(study.pairs):
+        rng = np.random.default_rng(spec.options["seed"])
+        study.set_pairs([study.pairs[i] for i in sorted(rng.choice(len(study.pairs), n, replace=False))])
+    rec = _scored(study.run(), "the sense-sensitive sentences").to_dict(items=False)
+    return _sense_outcome(rec, len(study.pairs), f"the bundled sense-sensitive sentences (seed {spec.options['seed']})")
+
+
+def run_sssb(spec: SectionSpec) -> dict[str, Any]:
+    """The user's SSSB files (``--pairs``), AUL per sense type."""
+    from ...stimuli.pairs import read_pairs
+    from .. import PairedLikelihood
+
+    pairs = [p for path in spec.data.values() for p in read_pairs(path, format_in="sssb")]
+    rec = _scored(PairedLikelihood.for_senses(pairs, model=spec.model.name, progress=False).run(),
+                  "the SSSB files").to_dict(items=False)
+    return _sense_outcome(rec, len(pairs), ", ".join(spec.data))
+
+
+class SampledPairs(PairSource):
+    """A seeded random sample (without replacement, in index order) of a template probe's pairs."""
+
+    def __init__(self, probe: TemplateProbe, n: int, seed: int) -> None:
+        self.probe = probe
+        self.seed = seed
+        rng = np.random.default_rng(seed)
+        total = len(probe)
+        self.indices = np.sort(rng.choice(total, min(n, total), replace=False))
+        self.name = f"{probe.name} (sample of {len(self.indices):,}, seed {seed})"
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+    def fingerprint(self) -> str:
+        from ...stimuli.fingerprints import pairs_fingerprint
+
+        digest = hashlib.sha256(self.indices.tobytes()).hexdigest()
+        return f"{pairs_fingerprint(self.probe)}:{digest}"
+
+    def iter_pairs(self, start: int = 0, stop: int | None = None) -> Iterator[NliPair]:
+        start, stop = self._range(start, stop)
+        for i in self.indices[start:stop]:
+            yield self.probe.pair(int(i))
+
+
+def nli_intervals(neutral: np.ndarray, is_neutral: np.ndarray, level: float = CI_LEVEL) -> dict[str, Any]:
+    """95% intervals over sampled pairs: t interval of mean ``neutral`` (NN), Wilson of ``is_neutral`` (FN)."""
+    from scipy import stats
+
+    n = len(neutral)
+    nn = stats.t.interval(level, n - 1, loc=float(np.mean(neutral)), scale=float(stats.sem(neutral))) if n > 1 \
+        else (float("nan"), float("nan"))
+    fn = stats.binomtest(int(np.sum(is_neutral)), n).proportion_ci(level, method="wilson")
+    return {"nn": (float(nn[0]), float(nn[1])), "fn": (float(fn.low), float(fn.high))}
+
+
+def run_nli(spec: SectionSpec) -> dict[str, Any]:
+    """One NLI probe of Dev et al. on a seeded sample of its pairs, with NN and FN intervals."""
+    from ...stimuli.nli_probes import load_probe
+    from .. import NliProbe
+
+    probe = load_probe(spec.method.removeprefix("nli-"))
+    source = SampledPairs(probe, spec.options["nli_pairs"], spec.options["seed"])
+    result = NliProbe(source, model=spec.model.name).run(per_pair=True)
+    per_pair = result.pairs_table()
+    probs = per_pair[["entailment", "neutral", "contradiction"]].to_numpy(dtype=float)
+    ci = nli_intervals(probs[:, 1], probs.argmax(axis=1) == 1)
+    d = result.to_dict()
+    rows = []
+    for level in ("pairs", "word_pairs"):
+        s = d[level]
+        rows.append([f"NN ({level.replace('_', ' ')})", _r(s["net_neutral"]), *(ci["nn"] if level == "pairs" else
+                                                                              (None, None))])
+        rows.append([f"FN ({level.replace('_', ' ')})", _r(s["fraction_neutral"]), *(ci["fn"] if level == "pairs" else
+                                                                                   (None, None))])
+        rows += [[f"T:{k.removeprefix('threshold_')} ({level.replace('_', ' ')})", _r(v), None, None]
+                 for k, v in s.items() if k.startswith("threshold_")]
+    rows = [[r[0], r[1], _r(r[2]), _r(r[3])] for r in rows]
+    notes = [f"{len(source):,} of {len(probe):,} pairs, a seeded random sample (seed {spec.options['seed']})",
+             "interval: 95% t interval of the mean neutral probability (NN) and 95% Wilson score interval of the "
+             "share labelled neutral (FN), over the sampled sentence pairs",
+             "no p-value: these are descriptive measures", *(n for n in d.get("notes", []) if "subset" not in n)]
+    if d.get("note"):
+        notes.append(d["note"])
+    return outcome(["measure", "value", "95% low", "95% high"], rows, notes=notes, x="value", y="measure")

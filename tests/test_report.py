@@ -1,0 +1,181 @@
+"""``Report``: one --quick report over the four embedded models; its numbers equal the single analyses on the
+same inputs; the JSON schema's keys are pinned; published figures carry sources; the files are whole."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from embias_widgets.analysis.report import SECTION_KEYS, Report, ReportResult
+from embias_widgets.analysis.report.plan import QUICK_SIZES, WEAT_TESTS
+from embias_widgets.analysis.report.published import published_figures
+from embias_widgets.analysis.report.sections_lm import SampledPairs, nli_intervals
+
+EMBEDDED = ["glove-6b-50d", "all-MiniLM-L6-v2", "embias-demo-mlm", "embias-demo-nli"]
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory, shared_data):
+    """The --quick report over the embedded models (run once for the module)."""
+    out = tmp_path_factory.mktemp("quick")
+    result = Report(EMBEDDED, out=out, quick=True, progress=False,
+                    crows_pairs=str(shared_data / "crows_pairs" / "crows_pairs_anonymized.csv"),
+                    stereoset=str(shared_data / "stereoset" / "stereoset_dev_flat.jsonl")).run()
+    return result, out
+
+
+def _section(result: ReportResult, section_id: str) -> dict:
+    return next(s for s in result.to_dict()["sections"] if s["id"] == section_id)
+
+
+def _rows(section: dict) -> dict:
+    return {str(r[0]): r for r in section["table"]["rows"]}
+
+
+def test_every_section_of_every_kind_ran(quick):
+    result, _ = quick
+    ids = {s["id"]: s["status"] for s in result.to_dict()["sections"]}
+    expected = {"weat--glove-6b-50d", "ripa--glove-6b-50d", "debias--glove-6b-50d", "seat--all-MiniLM-L6-v2",
+                "sense-weat--all-MiniLM-L6-v2", "crows-pairs--embias-demo-mlm", "stereoset--embias-demo-mlm",
+                "sense-pairs--embias-demo-mlm", "nli-gender-occupation--embias-demo-nli",
+                "nli-nationality-polarity--embias-demo-nli", "nli-religion-polarity--embias-demo-nli"}
+    assert set(ids) == expected
+    assert {i: s for i, s in ids.items() if s != "done"} == {}
+
+
+def test_json_keys_are_pinned(quick):
+    _, out = quick
+    d = json.loads((out / "report.json").read_text())
+    assert set(d) == {"schema", "title", "created", "quick", "provenance", "models", "data_files", "sections", "holm"}
+    assert d["schema"] == "embias-report/1" and d["quick"] is True
+    assert set(d["provenance"]) == {"package_version", "python", "platform", "seconds", "options"}
+    assert all(set(m) == {"name", "kind", "fingerprint"} for m in d["models"])
+    assert [m["kind"] for m in d["models"]] == ["static", "sentence", "masked-lm", "nli"]
+    assert set(d["data_files"]) == {"crows-pairs", "stereoset"}
+    assert all(set(f) == {"source", "sha256"} and len(f["sha256"]) == 64 for f in d["data_files"].values())
+    assert set(d["holm"]) == {"alpha", "n_tests"}
+    for s in d["sections"]:
+        assert tuple(s) == SECTION_KEYS
+        assert s["status"] in ("done", "skipped", "failed")
+        assert set(s["table"]) == {"columns", "rows"}
+        assert set(s["figure"]) == {"svg", "svg_path", "png_path"}
+        assert all(set(t) == {"label", "p", "p_holm", "significant"} for t in s["significance"])
+        assert all(set(p) == {"label", "value", "ours", "source"} for p in s["published"])
+        assert all(len(r) == len(s["table"]["columns"]) for r in s["table"]["rows"])
+        assert s["what"].count(". ") >= 1 and s["seconds"] > 0
+
+
+def test_weat_numbers_equal_run_suite(quick):
+    from embias_widgets.analysis import run_suite
+
+    result, _ = quick
+    rows = _rows(_section(result, "weat--glove-6b-50d"))
+    suite = run_suite(list(WEAT_TESTS), ["glove-6b-50d"], n_samples=QUICK_SIZES["permutations"], seed=0,
+                      progress=False)
+    for r in suite.records():
+        assert rows[r["test"]][1] == pytest.approx(r["effect_size"], abs=1e-4)
+        assert rows[r["test"]][2] == r["p_value"]
+
+
+def test_seat_and_sense_numbers_equal_the_analyses(quick):
+    from embias_widgets.analysis import run_suite
+    from embias_widgets.analysis.senses import run_sense_suite
+
+    result, _ = quick
+    seat = _rows(_section(result, "seat--all-MiniLM-L6-v2"))
+    record = run_suite(["sent-weat6"], ["all-MiniLM-L6-v2"], n_samples=10_000, seed=0, progress=False).records()[0]
+    assert seat["sent-weat6"][1] == pytest.approx(record["effect_size"], abs=1e-4)
+    assert seat["sent-weat6"][2] == record["p_value"]
+    sense = _rows(_section(result, "sense-weat--all-MiniLM-L6-v2"))
+    rec = run_sense_suite(["sense-weat1"], ["gloss:all-MiniLM-L6-v2"], n_samples=10_000, seed=0)[0]
+    assert sense["sense-weat1"][1] == pytest.approx(rec["effect_size"], abs=1e-4)
+    assert sense["sense-weat1"][2] == rec["p_value"]
+
+
+def test_nli_numbers_equal_nli_probe_and_the_interval_is_hand_computed(quick):
+    from embias_widgets.analysis import NliProbe
+    from embias_widgets.stimuli.nli_probes import load_probe
+
+    result, _ = quick
+    rows = _rows(_section(result, "nli-religion-polarity--embias-demo-nli"))
+    source = SampledPairs(load_probe("religion-polarity"), QUICK_SIZES["nli_pairs"], 0)
+    assert len(source) == QUICK_SIZES["nli_pairs"] and np.all(np.diff(source.indices) > 0)
+    run = NliProbe(source, model="embias-demo-nli").run(per_pair=True)
+    scores = run.to_dict()["pairs"]
+    assert rows["NN (pairs)"][1] == pytest.approx(scores["net_neutral"], abs=1e-4)
+    assert rows["FN (pairs)"][1] == pytest.approx(scores["fraction_neutral"], abs=1e-4)
+    n = run.pairs_table()["neutral"].to_numpy()
+    half = stats.t.ppf(0.975, len(n) - 1) * n.std(ddof=1) / math.sqrt(len(n))
+    assert rows["NN (pairs)"][2] == pytest.approx(n.mean() - half, abs=1e-4)
+    assert rows["NN (pairs)"][3] == pytest.approx(n.mean() + half, abs=1e-4)
+
+
+def test_wilson_interval_by_hand():
+    k, n, z = 7, 20, stats.norm.ppf(0.975)
+    p = k / n
+    centre, half = (p + z * z / (2 * n)) / (1 + z * z / n), z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n
+                                                                                          + z * z / (4 * n * n))
+    got = nli_intervals(np.full(n, 0.5) + np.arange(n) / 100, np.arange(n) < k)["fn"]
+    assert got == pytest.approx((centre - half, centre + half), abs=1e-9)
+
+
+def test_crows_numbers_equal_paired_likelihood(quick, shared_data):
+    from embias_widgets.analysis import PairedLikelihood
+    from embias_widgets.stimuli.pairs import read_pairs
+
+    result, _ = quick
+    rows = _rows(_section(result, "crows-pairs--embias-demo-mlm"))
+    pairs = read_pairs(shared_data / "crows_pairs" / "crows_pairs_anonymized.csv", format_in="crows",
+                       limit=QUICK_SIZES["crows_pairs"])
+    cps = PairedLikelihood(pairs, model="embias-demo-mlm", metric="cps", progress=False).run()
+    assert rows["all"][1] == len(pairs)
+    assert rows["all"][2] == pytest.approx(cps.score, abs=1e-4)
+
+
+def test_holm_runs_once_over_every_p_value(quick):
+    from embias_widgets.metrics import holm_bonferroni
+
+    d = quick[0].to_dict()
+    tests = [t for s in d["sections"] for t in s["significance"]]
+    assert d["holm"]["n_tests"] == len(tests) > 15
+    holm = holm_bonferroni([t["p"] for t in tests], alpha=0.01)
+    assert [t["p_holm"] for t in tests] == pytest.approx(list(holm.adjusted))
+    assert [t["significant"] for t in tests] == [bool(r) for r in holm.reject]
+
+
+def test_files_are_whole_and_figures_exist(quick):
+    result, out = quick
+    assert not list(out.rglob("*.tmp"))
+    for s in result.to_dict()["sections"]:
+        if s["table"]["rows"] and s["figure"]["svg"]:
+            assert (out / s["figure"]["svg_path"]).read_text().startswith("<svg")
+            assert (out / s["figure"]["png_path"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert ReportResult.load(out / "report.json").to_dict() == json.loads((out / "report.json").read_text())
+    page = (out / "report.html").read_text()
+    assert "<script" not in page and "http://" not in page.replace("http://www.w3.org", "")
+    assert page.count("<details") == len(result.sections)
+    assert "Models side by side" in page and "no published figure" in page
+
+
+def test_result_answers_the_study_result_questions(quick):
+    from embias_widgets.analysis import StudyResult
+
+    result = quick[0]
+    assert isinstance(result, StudyResult)
+    frame = result.frame()
+    assert list(frame.columns) == ["section", "method", "model", "row", "column", "value"]
+    assert len(frame) == sum(len(r) - 1 for s in result.sections for r in s["table"]["rows"])
+    assert "Holm-Bonferroni" in result.summary()
+    assert result.chart().to_dict()["vconcat"]
+
+
+def test_every_published_figure_has_a_source():
+    figures = published_figures()
+    assert figures
+    for f in figures:
+        assert all(isinstance(f["source"][k], str) and f["source"][k].strip() for k in ("paper", "table", "row"))
+        assert isinstance(f["value"], int | float) and f["models"] and f["method"]

@@ -1,0 +1,101 @@
+"""``embias report`` on the command line, resumes and bad input (on the embedded GloVe vectors: seconds)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from embias_widgets.analysis.report import Report, ReportInputError, ReportRunError
+from embias_widgets.analysis.report import runner as report_runner
+from embias_widgets.cli import main
+
+
+def _numbers(out) -> dict:
+    d = json.loads((out / "report.json").read_text())
+    return {s["id"]: (s["table"], s["significance"]) for s in d["sections"]}
+
+
+def test_cli_writes_the_report_and_a_second_run_gives_the_same_numbers(tmp_path, capsys):
+    first, second = tmp_path / "a", tmp_path / "b"
+    assert main(["report", "--model", "glove-6b-50d", "--quick", "--out", str(first), "--no-progress"]) == 0
+    printed = capsys.readouterr()
+    assert "quick report: WEAT 1-10" in printed.err  # the sizes, stated before the run
+    assert f"report: {(first / 'report.html').resolve()}" in printed.out
+    assert main(["report", "--model", "glove-6b-50d", "--quick", "--out", str(second), "--no-progress"]) == 0
+    assert _numbers(first) == _numbers(second)
+    assert set(_numbers(first)) == {"weat--glove-6b-50d", "ripa--glove-6b-50d", "debias--glove-6b-50d"}
+
+
+def test_resume_uses_saved_sections_and_refuses_changed_inputs(tmp_path, monkeypatch):
+    out = tmp_path / "r"
+    before = Report(["glove-6b-50d"], out=out, quick=True, progress=False).run().to_dict()
+
+    def boom(spec):
+        raise AssertionError(f"section {spec.id} was run again")
+
+    monkeypatch.setattr(report_runner, "run_section", boom)
+    again = Report(["glove-6b-50d"], out=out, quick=True, progress=False).run().to_dict()
+    assert [s["table"] for s in again["sections"]] == [s["table"] for s in before["sections"]]
+    with pytest.raises(ReportRunError, match=r"differs in options.*--fresh"):
+        Report(["glove-6b-50d"], out=out, quick=True, seed=1, progress=False).run()
+    with pytest.raises(ReportRunError, match="differs in options"):
+        Report(["glove-6b-50d"], out=out, quick=False, progress=False).run()
+    assert not (out / "report.json").exists()  # a refused run leaves nothing looking complete
+
+
+def test_a_damaged_saved_section_is_run_again(tmp_path):
+    out = tmp_path / "d"
+    Report(["glove-6b-50d"], out=out, quick=True, progress=False).run()
+    (out / "sections" / "ripa--glove-6b-50d.json").write_text("{truncated")
+    result = Report(["glove-6b-50d"], out=out, quick=True, progress=False).run().to_dict()
+    assert next(s for s in result["sections"] if s["method"] == "ripa")["status"] == "done"
+    assert any("damaged" in n for n in result["provenance"]["options"]["notes"])
+
+
+def _one_line_exit_2(argv, capsys) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    return err
+
+
+def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
+    err = _one_line_exit_2(["report", "--model", "no-such-model", "--out", str(tmp_path / "x")], capsys)
+    assert "unknown model 'no-such-model'" in err
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    err = _one_line_exit_2(["report", "--model", "glove-6b-50d", "--out", str(blocker / "sub")], capsys)
+    assert "cannot write the report" in err and "--out" in err
+    odd = tmp_path / "odd-model"
+    odd.mkdir()
+    (odd / "config.json").write_text(json.dumps({"architectures": ["BertForTokenClassification"]}))
+    err = _one_line_exit_2(["report", "--model", str(odd), "--out", str(tmp_path / "y")], capsys)
+    assert "unknown kind" in err
+    fake = tmp_path / "crows.csv"
+    fake.write_text("this is not\na CrowS-Pairs file\n")
+    err = _one_line_exit_2(["report", "--model", "embias-demo-mlm", "--crows-pairs", str(fake), "--out",
+                            str(tmp_path / "z")], capsys)
+    assert "is not a crows-pairs file" in err
+    assert not (tmp_path / "z" / "report.json").exists()
+
+
+def test_missing_data_skips_the_section_saying_how_to_get_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("EMBIAS_DATA", str(tmp_path / "empty"))
+    report = Report(["embias-demo-mlm"], out=tmp_path / "m", quick=True, progress=False)
+    assert [s.method for s in report.sections] == ["crows-pairs", "stereoset", "sense-pairs"]
+    monkeypatch.setattr(report_runner, "run_section", lambda spec: ({"table": {"columns": [], "rows": []},
+                                                                     "tests": [], "notes": [], "chart": None}, 0.1))
+    d = report.run().to_dict()
+    skipped = {s["method"]: s["reason"] for s in d["sections"] if s["status"] == "skipped"}
+    assert set(skipped) == {"crows-pairs", "stereoset"}
+    assert "embias data fetch crows-pairs" in skipped["crows-pairs"] and "--stereoset" in skipped["stereoset"]
+
+
+def test_report_validates_its_options(tmp_path):
+    for kwargs, match in (({"quick": "yes"}, "quick"), ({"seed": -1}, "seed"), ({"alpha": 2.0}, "alpha"),
+                          ({"workers": 0}, "workers")):
+        with pytest.raises(ReportInputError, match=match):
+            Report(["glove-6b-50d"], out=tmp_path, **kwargs)
+    with pytest.raises(ReportInputError, match="twice"):
+        Report(["glove-6b-50d", "glove-6b-50d"], out=tmp_path)

@@ -1,0 +1,45 @@
+"""``ReportViewer`` holds exactly the report it is given; a ``ReportResult`` displays as it in a notebook."""
+
+from __future__ import annotations
+
+import pytest
+import traitlets
+
+from embias_widgets.analysis.report import SECTION_KEYS, ReportResult
+from embias_widgets.widgets.report_viewer import ReportViewer
+
+
+def _report() -> dict:
+    section = dict.fromkeys(SECTION_KEYS)
+    section.update(id="weat--m", title="WEAT", method="weat", model="m", what="One. Two.", status="done",
+                   seconds=1.0, table={"columns": ["test", "effect size d"], "rows": [["weat1", 1.25]]},
+                   published=[], significance=[{"label": "weat1", "p": 0.001, "p_holm": 0.001, "significant": True}],
+                   notes=["<b>not markup</b>"], figure={"svg": None, "svg_path": None, "png_path": None})
+    return {"schema": "embias-report/1", "title": "t", "created": "2025-01-01T00:00:00+00:00", "quick": True,
+            "provenance": {"package_version": "0", "python": "3", "platform": "p", "seconds": 1.0,
+                           "options": {"sizes": "quick"}},
+            "models": [{"name": "m", "kind": "static", "fingerprint": "f"}], "data_files": {},
+            "sections": [section], "holm": {"alpha": 0.01, "n_tests": 1}}
+
+
+def test_viewer_holds_the_result_dict_and_refuses_other_dicts():
+    result = ReportResult(_report())
+    viewer = ReportViewer(result)
+    assert viewer.report == result.to_dict()
+    with pytest.raises(traitlets.TraitError, match="embias-report/1"):
+        viewer.report = {"schema": "something-else"}
+    assert viewer.report == result.to_dict()
+
+
+def test_result_displays_as_the_viewer():
+    result = ReportResult(_report())
+    data, _ = result._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert data["text/plain"] == result.summary()
+
+
+def test_viewer_front_end_renders_text_only():
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[1] / "js" / "report_viewer.js").read_text()
+    assert "innerHTML" not in source and "insertAdjacentHTML" not in source
