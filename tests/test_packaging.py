@@ -3,6 +3,7 @@ fresh virtual environment (no Node or npm on PATH, no system site-packages) runs
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -15,7 +16,7 @@ import pytest
 from test_binder import _run
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRST_JOB = "embias weat weat1 weat6 weat7 weat8"  # the README's first command
+FIRST_JOB = "embias report --model glove-6b-50d --quick"  # the README's first command
 
 
 NODE = {"node", "nodejs", "npm", "npx", "corepack", "yarn", "pnpm"}
@@ -65,12 +66,16 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_first_job(tmp_path: Path) -
     assert where.startswith(str(venv)), where
 
     out = _run(FIRST_JOB, tmp_path, env)
-    rows = {line.split()[0]: line.split() for line in out.splitlines()[1:] if line.startswith("weat")}
-    assert sorted(rows) == ["weat1", "weat6", "weat7", "weat8"], out
-    assert all(row[1] == "glove-6b-50d" for row in rows.values())
-    # the same numbers as the development install gives
+    html = tmp_path / "embias-report" / "report.html"
+    assert f"report: {html.resolve()}" in out and html.is_file(), out
+    sections = {s["id"]: s for s in json.loads((html.parent / "report.json").read_text())["sections"]}
+    weat = sections["weat--glove-6b-50d"]
+    assert weat["status"] == "done", weat
+    rows = {row[0]: row for row in weat["table"]["rows"]}
+    column = weat["table"]["columns"].index("effect size d")
+    # the same numbers as the development install gives (the report rounds its table to 4 decimals)
     from embias_widgets.analysis.association import run_suite
 
     here = {r["test"]: r for r in run_suite(["weat1", "weat6", "weat7", "weat8"], ["glove-6b-50d"]).records()}
-    for test, row in rows.items():
-        assert float(row[2]) == pytest.approx(here[test]["effect_size"], abs=5e-4), (test, row)
+    for test, record in here.items():
+        assert rows[test][column] == pytest.approx(record["effect_size"], abs=5e-5), (test, rows[test])

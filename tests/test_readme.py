@@ -147,7 +147,7 @@ def test_readme_keeps_the_two_setup_commands_first():
     """.ci/run runs the second command (tests/test_lint.py checks that); both stay exactly as they are."""
     bash = [body.strip() for lang, body in _fences(_text(README)) if lang == "bash"]
     assert bash[:2] == [
-        "pip install -c constraints.txt . && embias weat weat1 weat6 weat7 weat8",
+        "pip install -c constraints.txt . && embias report --model glove-6b-50d --quick",
         'apt-get update && apt-get install -y chromium wordnet-base wordnet-sense-index && pip install -c '
         'constraints.txt -e ".[test]" && python -m pytest',
     ]
