@@ -84,7 +84,7 @@ def _suite_outcome(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 def run_weat(spec: SectionSpec) -> dict[str, Any]:
     """WEAT 1-10 and the b variants on static vectors (:func:`run_suite`)."""
-    from .. import run_suite
+    from ..association import run_suite
 
     suite = run_suite(list(WEAT_TESTS), [spec.model.name], n_samples=spec.options["permutations"],
                       seed=spec.options["seed"], progress=False)
@@ -94,7 +94,7 @@ def run_weat(spec: SectionSpec) -> dict[str, Any]:
 def run_seat(spec: SectionSpec) -> dict[str, Any]:
     """The SEAT suite on a sentence encoder (:func:`run_suite` with sentence tests)."""
     from ...stimuli.sentence_tests import sentence_test_names
-    from .. import run_suite
+    from ..association import run_suite
 
     chosen = spec.options["seat_tests"]
     tests = sentence_test_names() if chosen == "all" else list(chosen)
@@ -106,7 +106,7 @@ def run_seat(spec: SectionSpec) -> dict[str, Any]:
 def run_ripa(spec: SectionSpec) -> dict[str, Any]:
     """RIPA of WEAT 6-8's words along the definitional pairs' relation vector (:class:`RelationProjection`)."""
     from ...stimuli import load_bundled_test
-    from .. import RelationProjection
+    from ..relation import RelationProjection
 
     groups: dict[str, list[str]] = {}
     for label, tests in PROBE_WORDS.items():
@@ -124,7 +124,7 @@ def run_ripa(spec: SectionSpec) -> dict[str, Any]:
 
 def run_debias(spec: SectionSpec) -> dict[str, Any]:
     """WEAT 6-8 before/after projecting out the gender direction, and a random one (:meth:`compare_weat`)."""
-    from .. import RelationProjection
+    from ..relation import RelationProjection
 
     study = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, model=spec.model.name)
     frame = study.compare_weat(("weat6", "weat7", "weat8"), n_random=spec.options["debias_random"],

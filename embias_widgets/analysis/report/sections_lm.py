@@ -60,7 +60,7 @@ def _lm_notes(*records: dict[str, Any]) -> list[str]:
 
 def run_crows(spec: SectionSpec) -> dict[str, Any]:
     """CrowS-Pairs with CPS (PLL for a causal LM) and AUL, per bias type and per direction."""
-    from .. import PairedLikelihood
+    from ..likelihood import PairedLikelihood
 
     pairs = _read(spec, "crows-pairs", "crows", spec.options["crows_pairs"])
     first = _scored(PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False).run(),
@@ -88,7 +88,7 @@ def run_crows(spec: SectionSpec) -> dict[str, Any]:
 
 def run_stereoset(spec: SectionSpec) -> dict[str, Any]:
     """StereoSet intrasentence SS, LMS and ICAT, overall and per bias type."""
-    from .. import PairedLikelihood
+    from ..likelihood import PairedLikelihood
 
     pairs = _read(spec, "stereoset", "stereoset", spec.options["stereoset_items"])
     rec = _scored(PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False).run(),
@@ -112,7 +112,7 @@ def _sense_outcome(rec: dict[str, Any], n_pairs: int, where: str) -> dict[str, A
 
 def run_sense_pairs(spec: SectionSpec) -> dict[str, Any]:
     """The bundled sense-sensitive pairs with AUL in Zhou et al.'s convention (a seeded sample under --quick)."""
-    from .. import PairedLikelihood
+    from ..likelihood import PairedLikelihood
 
     study = PairedLikelihood.for_senses(model=spec.model.name, progress=False)
     n = spec.options["sense_pairs"]
@@ -126,7 +126,7 @@ def run_sense_pairs(spec: SectionSpec) -> dict[str, Any]:
 def run_sssb(spec: SectionSpec) -> dict[str, Any]:
     """The user's SSSB files (``--pairs``), AUL per sense type."""
     from ...stimuli.pairs import read_pairs
-    from .. import PairedLikelihood
+    from ..likelihood import PairedLikelihood
 
     pairs = [p for path in spec.data.values() for p in read_pairs(path, format_in="sssb")]
     rec = _scored(PairedLikelihood.for_senses(pairs, model=spec.model.name, progress=False).run(),
@@ -174,7 +174,7 @@ def nli_intervals(neutral: np.ndarray, is_neutral: np.ndarray, level: float = CI
 def run_nli(spec: SectionSpec) -> dict[str, Any]:
     """One NLI probe of Dev et al. on a seeded sample of its pairs, with NN and FN intervals."""
     from ...stimuli.nli_probes import load_probe
-    from .. import NliProbe
+    from ..nli import NliProbe
 
     probe = load_probe(spec.method.removeprefix("nli-"))
     source = SampledPairs(probe, spec.options["nli_pairs"], spec.options["seed"])
