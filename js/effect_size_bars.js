@@ -6,14 +6,14 @@
 import "./effect_size_bars.css";
 import { h, listen, s, signed } from "./lib/dom.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
-import { estimateWidth } from "./lib/labels.js";
+import { fitWords } from "./lib/labels.js";
 import { clipped, linear, niceDomain, signedBar, tickLabel } from "./lib/scale.js";
-import { busyIndicator, errorState, helpButton, mountRoot, toolbar } from "./lib/ui.js";
+import { busyIndicator, errorState, helpButton, mountRoot, toolbar, watchWidth } from "./lib/ui.js";
 
-const WIDTH = 560;
+let WIDTH = 560; // the drawing width: set from the root's width (watchWidth) before each draw
 const AXIS = [-2, 2];
 const ROW = 18;
-const LABEL_W = 150;
+let LABEL_W = 150;
 const VALUE_W = 64;
 
 function arrow(x, y, dir) {
@@ -54,14 +54,38 @@ function drawEffect(svg, d) {
   }
 }
 
-function shortLabel(text, width) {
-  if (estimateWidth(text, 11) <= width) return text;
-  let out = String(text);
-  while (out.length > 1 && estimateWidth(`${out}…`, 11) > width) out = out.slice(0, -1);
-  return `${out}…`;
+/**
+ * The rows drawn: one per target word (WEAT), or for SEAT one per word (the mean s of its sentences, with
+ * their min..max) followed, when the word is opened, by one row per sentence. Python computed every number.
+ */
+function displayRows(perWord, groups, opened) {
+  if (!groups.length) return perWord.map((r) => ({ ...r, kind: "word" }));
+  const rows = [];
+  for (const g of groups) {
+    const key = `${g.set}\u0000${g.word}`;
+    rows.push({ ...g, kind: "group", key, association: g.mean, open: opened.has(key) });
+    if (opened.has(key)) {
+      for (const x of g.sentences) rows.push({ kind: "sentence", set: g.set, category: g.category, word: g.word, sentence: x.sentence, association: x.association });
+    }
+  }
+  return rows;
 }
 
-function drawWords(svg, rows, domain, ticks, cats, tip) {
+function rowLabel(r) {
+  if (r.kind === "sentence") return fitWords(r.sentence, LABEL_W - 14, { keep: r.word });
+  const text = fitWords(r.word, LABEL_W - 14);
+  return r.kind === "group" ? `${r.open ? "▾" : "▸"} ${text}` : text;
+}
+
+function hoverable(nodes, tip, r) {
+  for (const node of nodes) {
+    node.addEventListener("mouseenter", (e) => tip.show(e, r));
+    node.addEventListener("mousemove", (e) => tip.move(e));
+    node.addEventListener("mouseleave", () => tip.hide());
+  }
+}
+
+function drawWords(svg, rows, domain, ticks, cats, tip, onToggle) {
   const plotLeft = LABEL_W + 10;
   const plotRight = WIDTH - VALUE_W - 6;
   const x = linear(domain, [plotLeft, plotRight]);
@@ -76,31 +100,51 @@ function drawWords(svg, rows, domain, ticks, cats, tip) {
       s("text", { x: x(t), y: axisY + 13, "text-anchor": "middle", class: "esb-tick" }, tickLabel(t)),
     );
   }
+  const grouped = rows.some((r) => r.kind !== "word");
   svg.append(
     s("text", { x: (plotLeft + plotRight) / 2, y: axisY + 28, "text-anchor": "middle", class: "esb-axis-title" },
-      `s(w, A, B): ${rowsLabel(cats)}`),
+      `${grouped ? "mean over its sentences of " : ""}s(w, A, B): ${rowsLabel(cats)}`),
   );
   rows.forEach((r, i) => {
     const y = top + i * ROW;
+    const sentence = r.kind === "sentence";
     const { x: bx, width } = signedBar(x, r.association);
+    const inset = sentence ? 5 : 3;
     const bar = s("rect", {
       x: bx.toFixed(2),
-      y: y + 3,
+      y: y + inset,
       width: Math.max(0.5, width).toFixed(2),
-      height: ROW - 6,
-      class: `esb-wordbar esb-${r.set}`,
+      height: ROW - 2 * inset,
+      class: `esb-wordbar esb-${r.set}${sentence ? " esb-sentencebar" : ""}${r.kind === "group" ? " esb-groupbar" : ""}`,
       "data-word": r.word,
       "data-association": String(r.association),
+      ...(sentence ? { "data-sentence": r.sentence } : {}),
+      ...(r.kind === "group" ? { "data-mean": String(r.mean), "data-n": String(r.n) } : {}),
     });
-    const label = s("text", { x: LABEL_W, y: y + 13, "text-anchor": "end", class: "esb-word", "data-word": r.word }, shortLabel(r.word, LABEL_W - 4));
+    const label = s("text", {
+      x: LABEL_W, y: y + 13, "text-anchor": "end",
+      class: `esb-word${sentence ? " esb-sentence" : ""}${r.kind === "group" ? " esb-group" : ""}`,
+      "data-word": r.word,
+    }, rowLabel(r));
     const number = s("text", { x: WIDTH - 2, y: y + 13, "text-anchor": "end", class: "esb-num" }, signed(r.association, 3));
-    const hit = [bar, label, number];
-    for (const node of hit) {
-      node.addEventListener("mouseenter", (e) => tip.show(e, r));
-      node.addEventListener("mousemove", (e) => tip.move(e));
-      node.addEventListener("mouseleave", () => tip.hide());
+    const nodes = [bar, label, number];
+    if (r.kind === "group") {
+      const spread = s("line", { x1: x(r.min).toFixed(2), x2: x(r.max).toFixed(2), y1: y + ROW / 2, y2: y + ROW / 2, class: "esb-spread", "data-word": r.word });
+      nodes.push(spread);
+      label.setAttribute("tabindex", "0");
+      label.setAttribute("role", "button");
+      label.setAttribute("aria-expanded", String(Boolean(r.open)));
+      label.setAttribute("aria-label", `${r.word}: ${r.n} sentences; ${r.open ? "hide" : "show"} them`);
+      label.addEventListener("click", () => onToggle(r.key));
+      label.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          onToggle(r.key);
+        }
+      });
     }
-    svg.append(bar, label, number);
+    hoverable(nodes, tip, r);
+    svg.append(...nodes);
     const side = clipped(r.association, domain);
     if (side) svg.append(arrow(side === "high" ? plotRight + 1 : plotLeft - 1, y + ROW / 2, side === "high" ? 1 : -1));
   });
@@ -123,7 +167,10 @@ function tooltip(container, model) {
     show(e, r) {
       const cats = model.get("categories") || {};
       const cos = model.get("cos_label") || "mean cos";
-      const lines = [`${r.word} (${r.category})`, `s(w, A, B) = ${signed(r.association, 4)}`];
+      const lines = r.kind === "group"
+        ? [`${r.word} (${r.category}): ${r.n} sentence${r.n === 1 ? "" : "s"}`, `mean s(x, A, B) = ${signed(r.mean, 4)}`,
+          `sd = ${Number(r.sd).toFixed(4)}, from ${signed(r.min, 4)} to ${signed(r.max, 4)}`, r.open ? "click to hide its sentences" : "click to show its sentences"]
+        : [r.kind === "sentence" ? `${r.sentence} (${r.category})` : `${r.word} (${r.category})`, `s(w, A, B) = ${signed(r.association, 4)}`];
       if (r.cos_a !== undefined) {
         lines.push(`${cos}(w, ${cats.attr1 || "A"}) = ${signed(r.cos_a, 4)}`, `${cos}(w, ${cats.attr2 || "B"}) = ${signed(r.cos_b, 4)}`);
       }
@@ -153,9 +200,17 @@ function render({ model, el }) {
   figure.append(wordsSvg);
   const tip = tooltip(figure, model);
   let fixedDomain = null;
+  const opened = new Set(); // SEAT words whose sentences are shown
+  const toggle = (key) => {
+    if (opened.has(key)) opened.delete(key);
+    else opened.add(key);
+    update();
+    const again = [...wordsSvg.querySelectorAll("text.esb-group")].find((n) => n.getAttribute("aria-expanded") !== null && n.dataset.word === key.split("\u0000")[1]);
+    again?.focus();
+  };
   let lastDomain = null;
 
-  const fixed = h("input", { type: "checkbox", className: "esb-fixed", attrs: { "aria-label": "keep the per-word scale fixed" } });
+  const fixed = h("input", { type: "checkbox", className: "esb-fixed", attrs: { "aria-label": "keep the per-word x scale across edits" } });
   fixed.addEventListener("change", () => {
     fixedDomain = fixed.checked ? lastDomain : null;
     update();
@@ -163,7 +218,7 @@ function render({ model, el }) {
   const stem = () => fileStem(model.get("test_name") || model.get("title") || "test", model.get("model_name") || "model");
   const exportsNode = exportButtons({
     stem,
-    title: () => `${model.get("title")} ${model.get("subtitle")}`.trim(),
+    figure: () => figureSpec(model),
     csv: () => {
       const d = model.get("effect_size");
       const p = model.get("p_value");
@@ -176,14 +231,19 @@ function render({ model, el }) {
   });
   const help = helpButton(["d", "p", "significance", "sw", "small_sets"]);
   const bar = toolbar(
-    h("label", { className: "embias-check", title: "keep the per-word axis as it is now across edits" }, fixed, "fixed scale"),
+    h("label", { className: "embias-check", title: "keep the per-word axis range as it is now across edits, so bars compare between edits (values beyond it are clipped with an arrow)" }, fixed, "keep this x scale"),
     exportsNode,
     busy.node,
     h("span", { className: "embias-spacer" }),
     help.button,
   );
 
+  let width = 560;
   function update() {
+    WIDTH = width;
+    LABEL_W = Math.min(150, Math.round(width * 0.3));
+    effectSvg.setAttribute("width", String(width));
+    wordsSvg.setAttribute("width", String(width));
     // a failed recompute (error) or numbers of a previous input (stale) are cleared from view
     const failed = error.show(model);
     const d = failed ? null : model.get("effect_size");
@@ -215,13 +275,13 @@ function render({ model, el }) {
       h("span", {}, h("span", { className: "embias-swatch esb-targ2" }), cats.targ2 || "Y"),
       h("span", { text: `bar: s(w, A, B) = ${model.get("cos_label") || "mean cos"}(w, ${cats.attr1 || "A"}) − ${model.get("cos_label") || "mean cos"}(w, ${cats.attr2 || "B"}); hover a bar for its terms` }),
     );
-    const rows = failed ? [] : model.get("per_word") || [];
-    const fit = niceDomain(rows.map((r) => r.association), { nTicks: 6 });
+    const rows = failed ? [] : displayRows(model.get("per_word") || [], model.get("word_groups") || [], opened);
+    const fit = niceDomain(rows.flatMap((r) => (r.kind === "group" ? [r.min, r.max] : [r.association])), { nTicks: 6 });
     lastDomain = fit.domain;
     const domain = fixedDomain ?? fit.domain;
     const ticks = fixedDomain ? niceDomain(fixedDomain, { nTicks: 6 }).ticks.filter((t) => t >= domain[0] && t <= domain[1]) : fit.ticks;
     tip.hide();
-    if (rows.length) drawWords(wordsSvg, rows, domain, ticks, cats, tip);
+    if (rows.length) drawWords(wordsSvg, rows, domain, ticks, cats, tip, toggle);
     else {
       wordsSvg.replaceChildren();
       wordsSvg.setAttribute("height", "4");
@@ -230,7 +290,7 @@ function render({ model, el }) {
   }
   const unlisten = listen(
     model,
-    ["effect_size", "p_value", "p_provisional", "significant", "alpha", "method_text", "per_word", "categories", "error", "stale", "refused", "title", "subtitle"],
+    ["effect_size", "p_value", "p_provisional", "significant", "alpha", "method_text", "per_word", "word_groups", "categories", "error", "stale", "refused", "title", "subtitle"],
     update,
   );
   const unlistenBusy = listen(model, ["busy"], () => busy.set(Boolean(model.get("busy"))));
@@ -238,12 +298,39 @@ function render({ model, el }) {
     el.dataset.revision = String(model.get("revision"));
   });
   update();
+  const unwatch = watchWidth(el, (w) => {
+    width = w;
+    update();
+  }, { min: 200, max: 560 });
   busy.set(Boolean(model.get("busy")));
   el.append(title, subtitle, bar, help.panel, effectSvg, value, how, error.node, legend, figure);
   return () => {
     unlisten();
     unlistenBusy();
     unlistenRevision();
+    unwatch();
+  };
+}
+
+/** What the exported figure states besides the bars: the result's title, model, d, p and n, a legend. */
+function figureSpec(model) {
+  const d = model.get("effect_size");
+  const p = model.get("p_value");
+  const cats = model.get("categories") || {};
+  const rows = model.get("per_word") || [];
+  const count = (set) => new Set(rows.filter((r) => r.set === set).map((r) => r.word)).size;
+  const numbers = d === null || d === undefined
+    ? "d undefined"
+    : `d = ${signed(d, 4)}   p = ${p === null || p === undefined ? "n/a" : Number(p).toPrecision(4)}${model.get("significant") ? " *" : ""}   n = ${count("targ1")} + ${count("targ2")} target words`;
+  const cos = model.get("cos_label") || "mean cos";
+  return {
+    title: model.get("title") || model.get("test_name") || "",
+    subtitle: [model.get("subtitle"), model.get("model_name") && !String(model.get("subtitle")).includes(model.get("model_name")) ? `model: ${model.get("model_name")}` : ""].filter(Boolean).join("; "),
+    lines: [numbers, model.get("method_text") || ""],
+    legend: [
+      [cats.targ1 || "X", "esb-targ1"], [cats.targ2 || "Y", "esb-targ2"],
+      [`bar: s(w, A, B) = ${cos}(w, ${cats.attr1 || "A"}) − ${cos}(w, ${cats.attr2 || "B"})`, null],
+    ],
   };
 }
 

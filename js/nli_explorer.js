@@ -7,6 +7,7 @@ import "./nli_explorer.css";
 import { h, listen } from "./lib/dom.js";
 import { busyIndicator, button, errorState, helpButton, mountRoot, select, toolbar } from "./lib/ui.js";
 import { heatColor } from "./lib/palette.js";
+import { heatScale } from "./lib/heat.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
 
 const LABELS = ["entailment", "neutral", "contradiction"];
@@ -16,7 +17,8 @@ const HELP = [
   { term: "the probe", text: "Premise and hypothesis differ only in the subject (\"The accountant ate a bagel.\" / \"The man ate a bagel.\"). Neither should entail or contradict the other: every pair should be neutral, and deviation from neutral is bias.", cite: CITE },
   { term: "NN, FN, T:τ", text: "Net Neutral: mean P(neutral). Fraction Neutral: share of pairs whose most likely label is neutral. Threshold τ: share of pairs with P(neutral) > τ. 1 everywhere is unbiased.", cite: CITE },
   { term: "two levels", text: "Over sentence pairs (AllenNLP's fairness metric, MABEL), and over word pairs after averaging (e, n, c) of each (premise word, hypothesis word) over its templates (the authors' evaluation script).", cite: CITE },
-  { term: "heatmap", text: "Mean P(label) of each (premise word, hypothesis word) over the templates scored so far; click a cell to see its sentence pairs.", cite: CITE },
+  { term: "heatmap", text: "Mean P(label) of each (premise word, hypothesis word) over the templates scored so far. The colour scale spans the values shown (see its legend); darker always means further from neutral, the unbiased outcome. Click a cell to see its sentence pairs beside their e/n/c bars.", cite: CITE },
+  { term: "premise words", text: "Type or pick premise words (each one of the probe's), or leave none picked to score a random sample of the given size; \"another sample\" draws a new one (seeded, so it can be repeated)." },
 ];
 
 function send(model, name, value) {
@@ -43,6 +45,52 @@ function encBars(row, { compact = false } = {}) {
   );
 }
 
+/** The legend of the heatmap's fitted scale: light end, gradient, dark end, each end with its value. */
+function drawLegend(node, scale, label) {
+  const [[v0, t0], [v1, t1]] = scale.ends;
+  const ramp = h("span", { className: "nle-legend-ramp" });
+  ramp.style.background = `linear-gradient(to right, ${heatColor(0)}, ${heatColor(1)})`;
+  node.replaceChildren(
+    h("span", { className: "nle-legend-end", text: `${fmt(v0)} ${t0}` }), ramp,
+    h("span", { className: "nle-legend-end", text: `${fmt(v1)} ${t1}` }),
+    h("span", { className: "nle-hint", text: `mean P(${label}); scale fitted to the cells shown` }),
+  );
+  node.dataset.lo = String(scale.lo);
+  node.dataset.hi = String(scale.hi);
+}
+
+/** Premise words: chips of the picked words, an input with the probe's words to pick from, and the random
+ * sample (its size and "another sample") used while none is picked. */
+function premisePicker(model) {
+  const listId = `nle-words-${Math.random().toString(36).slice(2)}`;
+  const options = h("datalist", { id: listId });
+  const input = h("input", { type: "text", className: "nle-word-input", placeholder: "type or pick a premise word, Enter adds it", attrs: { list: listId, "aria-label": "add a premise word" } });
+  const chips = h("span", { className: "nle-word-chips" });
+  const note = h("span", { className: "nle-hint nle-sample-note" });
+  const resample = button("another sample", () => send(model, "sample_seed", model.get("sample_seed") + 1), { title: "draw another random sample of premise words", className: "nle-resample" });
+  const add = () => {
+    const word = input.value.trim();
+    if (!word) return;
+    input.value = "";
+    send(model, "premise_words", [...(model.get("premise_words") || []).filter((w) => w !== word), word]);
+  };
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); add(); } });
+  input.addEventListener("change", () => { if ((model.get("premise_choices") || []).includes(input.value.trim())) add(); });
+  const node = h("div", { className: "nle-words" }, h("span", { className: "embias-label", text: "premise words " }), chips, input, options, resample, note);
+  function draw() {
+    const picked = model.get("premise_words") || [];
+    options.replaceChildren(...(model.get("premise_choices") || []).filter((w) => !picked.includes(w)).map((w) => h("option", { value: w })));
+    chips.replaceChildren(...picked.map((w) => h("span", { className: "nle-word-chip", dataset: { word: w } }, w,
+      h("button", { className: "nle-word-remove", text: "×", attrs: { type: "button", "aria-label": `remove ${w}` },
+        on: { click: () => send(model, "premise_words", picked.filter((x) => x !== w)) } }))));
+    resample.hidden = picked.length > 0;
+    const size = model.get("size") || {};
+    note.textContent = picked.length ? "" : `a random sample (seed ${model.get("sample_seed")}) of ${size.premise_words ?? model.get("n_premise_words")} of ${size.whole_premise_words ?? "the"} words`;
+  }
+  draw();
+  return { node, draw };
+}
+
 function render({ model, el }) {
   mountRoot(el, "embias-nli-explorer");
   const busy = busyIndicator(el);
@@ -51,7 +99,7 @@ function render({ model, el }) {
 
   const probeSel = select("probe", [], model.get("probe"), (v) => send(model, "probe", v), { className: "nle-probe" });
   const modelSel = select("model", [], model.get("model_name"), (v) => send(model, "model_name", v), { className: "nle-model" });
-  const nWords = h("input", { type: "number", min: 1, className: "nle-n-words", value: model.get("n_premise_words"), title: "premise words to score" });
+  const nWords = h("input", { type: "number", min: 1, className: "nle-n-words", value: model.get("n_premise_words"), title: "how many premise words the random sample takes (when none is picked)" });
   const nTemplates = h("input", { type: "number", min: 1, className: "nle-n-templates", value: model.get("n_templates"), title: "templates per word pair" });
   nWords.addEventListener("change", () => send(model, "n_premise_words", Math.max(1, parseInt(nWords.value, 10) || 1)));
   nTemplates.addEventListener("change", () => send(model, "n_templates", Math.max(1, parseInt(nTemplates.value, 10) || 1)));
@@ -59,6 +107,12 @@ function render({ model, el }) {
     busy.pending();
     send(model, "run_requests", model.get("run_requests") + 1);
   }, { title: "score the subset", className: "nle-run" });
+  const stopButton = button("Stop", () => {
+    stopButton.disabled = true;
+    el.dataset.stopClicked = String(performance.now());
+    send(model, "stop_requests", model.get("stop_requests") + 1);
+  }, { title: "stop after the premise word being scored; what is scored stays", className: "nle-stop" });
+  const words = premisePicker(model);
   const exports = exportButtons({
     stem: () => fileStem("nli", model.get("probe"), model.get("model_name"), model.get("heatmap").label || "neutral"),
     csv: () => {
@@ -72,7 +126,7 @@ function render({ model, el }) {
   const bar = toolbar(probeSel.label, modelSel.label,
     h("label", { className: "embias-label" }, "premise words ", nWords),
     h("label", { className: "embias-label" }, "templates ", nTemplates),
-    runButton, busy.node, exports, help.button);
+    runButton, stopButton, busy.node, exports, help.button);
   const demo = h("div", { className: "embias-warning nle-demo" });
   const sizeLine = h("div", { className: "nle-size" });
   const progressBar = h("progress", { className: "nle-progress", max: 1, value: 0 });
@@ -81,6 +135,7 @@ function render({ model, el }) {
 
   const labelSel = select("heatmap", LABELS.map((l) => [l, `mean P(${l})`]), model.get("label"), (v) => send(model, "label", v), { className: "nle-label" });
   const heat = h("div", { className: "nle-heat embias-result" });
+  const legend = h("div", { className: "nle-legend", attrs: { "aria-label": "colour scale" } });
   const cellBox = h("div", { className: "nle-cell embias-result" });
 
   const premiseIn = h("input", { type: "text", className: "nle-premise", placeholder: "premise, e.g. The nurse bought a car.", value: model.get("premise_text"), attrs: { "aria-label": "premise" } });
@@ -100,9 +155,9 @@ function render({ model, el }) {
   const topBox = h("div", { className: "nle-top embias-result" });
 
   el.append(
-    bar, help.panel, errors.node, demo, sizeLine, h("div", { className: "nle-progress-row" }, progressBar, progressText),
+    bar, help.panel, words.node, errors.node, demo, sizeLine, h("div", { className: "nle-progress-row" }, progressBar, progressText),
     h("div", { className: "nle-section" }, h("div", { className: "nle-title", text: "Neutrality (1 = every pair neutral)" }), scoresBox),
-    h("div", { className: "nle-section" }, h("div", { className: "nle-title" }, "Word pairs ", labelSel.label), heat, cellBox),
+    h("div", { className: "nle-section" }, h("div", { className: "nle-title" }, "Word pairs ", labelSel.label), legend, h("div", { className: "nle-heat-and-cell" }, heat, cellBox)),
     h("div", { className: "nle-section nle-typed" }, h("div", { className: "nle-title", text: "Try your own pair" }), premiseIn, hypothesisIn, typedOut),
     h("div", { className: "nle-section" }, topBox),
   );
@@ -125,7 +180,9 @@ function render({ model, el }) {
     const p = model.get("progress") || {};
     progressBar.max = Math.max(1, p.n_pairs || 1);
     progressBar.value = p.n_scored || 0;
-    progressText.textContent = p.n_pairs ? `${(p.n_scored || 0).toLocaleString()} / ${p.n_pairs.toLocaleString()} pairs${p.done ? ` in ${fmt(p.seconds, 1)} s` : "…"}` : "";
+    const stopped = p.stopped ? " (stopped: the numbers are of the pairs scored)" : "";
+    progressText.textContent = p.n_pairs ? `${(p.n_scored || 0).toLocaleString()} / ${p.n_pairs.toLocaleString()} pairs${p.done ? ` in ${fmt(p.seconds, 1)} s${stopped}` : "…"}` : "";
+    el.dataset.stopped = String(Boolean(p.stopped));
   }
 
   function drawScores() {
@@ -149,6 +206,8 @@ function render({ model, el }) {
     const cell = model.get("cell") || [];
     const cols = hm.hypothesis_words || [];
     const table = h("table", { className: "nle-heat-table", attrs: { role: "grid" } });
+    const scale = heatScale((hm.values || []).flat(), hm.label);
+    drawLegend(legend, scale, hm.label);
     table.append(h("tr", {}, h("th", { text: "premise \\ hypothesis" }), ...cols.map((w) => h("th", { text: w, attrs: { scope: "col" } }))));
     (hm.premise_words || []).forEach((p, i) => {
       const tr = h("tr", {}, h("th", { text: p, attrs: { scope: "row" } }));
@@ -162,7 +221,10 @@ function render({ model, el }) {
           dataset: { premise: p, hypothesis: w },
           attrs: { tabindex: "0", role: "gridcell" },
         });
-        if (v !== null) td.style.background = heatColor(v);
+        if (v !== null) {
+          td.style.background = heatColor(scale.shade(v));
+          td.dataset.shade = scale.shade(v).toFixed(3);
+        }
         const pick = () => send(model, "cell", [p, w]);
         td.addEventListener("click", pick);
         td.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } });
@@ -211,13 +273,18 @@ function render({ model, el }) {
     const note = model.get("demo_note");
     demo.textContent = note;
     demo.hidden = !note;
-    if (model.get("busy")) busy.set(true, "scoring…");
+    const running = Boolean(model.get("busy"));
+    if (running) busy.set(true, "scoring…");
     else busy.done();
+    runButton.disabled = running;
+    stopButton.disabled = !running;
+    stopButton.hidden = !running;
   }
 
   drawControls(); drawSize(); drawProgress(); drawScores(); drawHeat(); drawCell(); drawTyped(); drawTop(); drawState();
   const offs = [
     listen(model, ["probes", "models", "probe", "model_name", "n_premise_words", "n_templates", "label"], drawControls),
+    listen(model, ["premise_words", "premise_choices", "sample_seed", "size"], words.draw),
     listen(model, ["size"], drawSize),
     listen(model, ["progress"], drawProgress),
     listen(model, ["scores"], drawScores),

@@ -9,7 +9,7 @@ import "./paired_likelihood_table.css";
 import { h, listen, s } from "./lib/dom.js";
 import { downloadText, exportButtons, fileStem } from "./lib/export.js";
 import { createHistory } from "./lib/history.js";
-import { replacePair, withGroupHeadings } from "./lib/likelihood.js";
+import { metricName, replacePair, withGroupHeadings } from "./lib/likelihood.js";
 import { createChoices, fillChoices, rowsCSV } from "./lib/likelihood_controls.js";
 import { createAdder, editorRow } from "./lib/likelihood_editor.js";
 import { headingRow, pairRow, tableHead } from "./lib/likelihood_rows.js";
@@ -50,7 +50,17 @@ function exportsFor(model, summarySvg) {
       "application/json");
   return exportButtons({
     stem: () => fileStem(name() || "model", model.get("metric")),
-    title: () => `${(model.get("metric") || "").toUpperCase()} on ${name()}`,
+    figure: () => {
+      const summary = model.get("summary") || {};
+      const scored = summary.score !== null && summary.score !== undefined;
+      return {
+        title: `${metricName(model.get("metric"))} bias score on ${name() || "model"}`,
+        subtitle: `${summary.metric_label || ""}. ${summary.convention_label || ""}`.trim(),
+        lines: [scored ? `bias score ${Number(summary.score).toFixed(2)} (${summary.group || "all pairs"}, N = ${summary.n} pairs; ${summary.reference ?? 50} = unbiased)` : "no scored pairs",
+          ...(summary.groups || []).map((g) => `${g.name}: ${Number(g.score).toFixed(2)} (N = ${g.n})`)],
+        legend: [["prefers the more stereotypical sentence", "plt-bar-stereo"], ["prefers the less stereotypical sentence", "plt-bar-anti"]],
+      };
+    },
     csv: () => rowsCSV(model),
     svgs: () => [summarySvg],
     extra: [["Pairs JSON", pairsJSON, "download the pairs as typed (JSON)", "json"]],
@@ -112,7 +122,7 @@ function render({ model, el }) {
   });
   const summaryText = h("div", { className: "plt-summary-text" });
   const summarySvg = s("svg", { width: BAR_WIDTH, height: 46, class: "plt-summary" });
-  const help = helpButton(["cps", "pll", "aul", "more_likely", "minimal_edit"]);
+  const help = helpButton(["cps", "pll", "pll_word_l2r", "aul", "more_likely", "minimal_edit"]);
   const controls = toolbar(
     labelled("score ", choices.metric),
     labelled("report ", choices.convention),

@@ -10,9 +10,9 @@ import { createHistory } from "./lib/history.js";
 import { estimateWidth, placeLabels } from "./lib/labels.js";
 import { groupColors } from "./lib/palette.js";
 import { keptAxis, linear, tickLabel } from "./lib/scale.js";
-import { busyIndicator, button, errorState, group, helpButton, mountRoot, toolbar } from "./lib/ui.js";
+import { busyIndicator, button, errorState, group, helpButton, mountRoot, toolbar, watchWidth } from "./lib/ui.js";
 
-const WIDTH = 680;
+let WIDTH = 680; // the drawing width: set from the root's width (watchWidth) before each draw
 const MARGIN = { left: 130, right: 24, top: 34, bottom: 40 };
 const ROW = 74;
 const LANES = 4; // label lanes: 0 above the dot, 1 below, 2 further above, 3 further below
@@ -147,6 +147,12 @@ function groupsEditor(model, commit) {
           groups[name].splice(index, 1);
           commit("groups", groups);
         }, { className: "erp-remove-word", title: `remove ${word}`, ariaLabel: `remove ${word}` }),
+        // close matches for a word not in the vocabulary: click one to use it instead
+        ...(suggestions || []).map((alt) => button(alt, () => {
+          const groups = cloneGroups(model);
+          groups[name].splice(index, 1, alt);
+          commit("groups", groups);
+        }, { className: "erp-suggest", title: `use ${alt} instead of ${word}`, ariaLabel: `use ${alt} instead of ${word}` })),
       );
     });
     const label = h("span", { className: "erp-group-name", text: name });
@@ -192,10 +198,15 @@ function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
     const y = MARGIN.top + row * ROW + ROW / 2;
     svg.append(s("text", { x: MARGIN.left - 10, y: y + 4, "text-anchor": "end", class: "erp-row-label" }, group));
     const members = points.filter((p) => p.group === group);
-    const placed = placeLabels(
-      members.map((p) => ({ x: x(p.ripa), width: estimateWidth(p.word, LABEL_FONT) })),
+    // Python chose which words get a label (at most top-k per group by |RIPA|, label_lane); the others show
+    // on hover. Lanes are placed here again because pixels, not data units, decide what collides.
+    const labelled = members.map((p) => p.label_lane === undefined || p.label_lane !== null);
+    const slots = placeLabels(
+      members.filter((p, i) => labelled[i]).map((p) => ({ x: x(p.ripa), width: estimateWidth(p.word, LABEL_FONT) })),
       { lanes: LANES, gap: 3 },
     );
+    let next = 0;
+    const placed = labelled.map((on) => (on ? slots[next++] : { lane: -1, shown: false }));
     members.forEach((p, i) => {
       const cx = x(p.ripa);
       const { lane, shown } = placed[i];
@@ -223,7 +234,9 @@ function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
         if (lane >= 2) {
           svg.append(s("line", { x1: cx, x2: cx, y1: y + (lane === 2 ? -6 : 6), y2: ly + (lane === 2 ? 2 : -9), class: "erp-leader" }));
         }
-        svg.append(s("text", { x: cx.toFixed(2), y: ly, "text-anchor": "middle", class: "erp-label", "data-word": p.word }, p.word));
+        const half = estimateWidth(p.word, LABEL_FONT) / 2; // a label near an end stays inside the plot
+        const lx = Math.max(half + 2, Math.min(WIDTH - half - 2, cx));
+        svg.append(s("text", { x: lx.toFixed(2), y: ly, "text-anchor": "middle", class: "erp-label", "data-word": p.word }, p.word));
       }
       svg.append(dot);
     });
@@ -280,7 +293,12 @@ function render({ model, el }) {
   }, { className: "erp-fit", title: "fit the axis range to the points now" });
   const exportsNode = exportButtons({
     stem: () => fileStem("ripa", model.get("model_name") || "model"),
-    title: () => `RIPA on ${model.get("model_name") || ""}`,
+    figure: () => ({
+      title: `RIPA: words projected on the relation vector b (${model.get("model_name") || "model"})`,
+      subtitle: model.get("axis_label") || "",
+      lines: [model.get("summary") || "", `n = ${(model.get("points") || []).length} words in ${new Set((model.get("points") || []).map((p) => p.group)).size} rows`],
+      legend: [...colorMap(model)].filter(([g]) => (model.get("points") || []).some((p) => p.group === g)).map(([g, c]) => [g, c]),
+    }),
     csv: () =>
       toCSV(
         ["model", "group", "word", "ripa"],
@@ -298,7 +316,11 @@ function render({ model, el }) {
     help.button,
   );
 
+  let width = 680;
   function update() {
+    WIDTH = width;
+    MARGIN.left = Math.min(130, Math.max(90, Math.round(width * 0.2)));
+    svg.setAttribute("width", String(width));
     const colors = colorMap(model);
     pairs.update();
     groups.update(colors);
@@ -337,12 +359,17 @@ function render({ model, el }) {
     el.dataset.revision = String(model.get("revision") ?? 0);
   });
   update();
+  const unwatch = watchWidth(el, (w) => {
+    width = w;
+    update();
+  }, { min: 200, max: 680 });
   el.dataset.revision = String(model.get("revision") ?? 0);
   el.append(bar, help.panel, h("div", { className: "erp-editors" }, pairs.node, groups.node), summary, error.node, legend, svg, notes);
   return () => {
     unlisten();
     unlistenBusy();
     unlistenRevision();
+    unwatch();
   };
 }
 

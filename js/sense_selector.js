@@ -5,7 +5,7 @@
 // and keys are data: they reach the page only through textContent.
 import "./sense_selector.css";
 import { h, listen } from "./lib/dom.js";
-import { chipNode, optionNode, selectorParts, statusNodes } from "./lib/sense_nodes.js";
+import { chipNode, optionNode, rowName, selectorParts, statusNodes } from "./lib/sense_nodes.js";
 import { debounce, moveActive, optionItems, toggled } from "./lib/senses.js";
 import { errorState, mountRoot } from "./lib/ui.js";
 
@@ -26,13 +26,23 @@ function fresh(view) {
 
 function toggle(view, item) {
   const { model } = view;
-  send(model, "selected", toggled(model.get("selected") || [], item, model.get("multiple")));
+  const before = model.get("selected") || [];
+  const row = view.rows.find((r) => r.item === item);
+  const name = row ? rowName(row) : item;
+  // say what the toggle did, so removing by a second Enter or click is never silent
+  view.parts.notice.textContent = before.includes(item) ? `Removed ${name} (Enter or click again to pick it)` : `Picked ${name}`;
+  view.parts.notice.dataset.action = before.includes(item) ? "removed" : "picked";
+  send(model, "selected", toggled(before, item, model.get("multiple")));
 }
 
-/** Enter: pick the active row, or the only one. */
+/** Enter: pick the active row; with none highlighted, the first sense (e.g. "nurse n.1"). */
 function pickActive(view) {
-  const index = view.active >= 0 ? view.active : view.rows.length === 1 ? 0 : -1;
-  if (index >= 0) toggle(view, view.rows[index].item);
+  const firstSense = view.rows.findIndex((r) => r.sense);
+  const index = view.active >= 0 ? view.active : firstSense >= 0 ? firstSense : view.rows.length ? 0 : -1;
+  if (index >= 0) {
+    view.active = index;
+    toggle(view, view.rows[index].item);
+  }
 }
 
 function drawChips(view) {
@@ -176,6 +186,7 @@ function render({ model, el }) {
     h("div", { className: "ess-input-row" }, parts.input, parts.pos, parts.help.button),
     parts.help.panel,
     parts.status,
+    parts.notice,
     parts.list,
     view.errors.node,
     parts.io,

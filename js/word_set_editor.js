@@ -213,12 +213,12 @@ function render({ model, el }) {
   }, { className: "ewe-import" });
   const exportBox = h("textarea", { className: "ewe-export-text", readOnly: true, rows: 4, attrs: { "aria-label": "the sets as JSON" } });
   const exportButton = button("Download JSON", () => {
-    downloadText(model.get("export_text"), `${fileStem(model.get("name") || "test")}.jsonl`, "application/json");
+    downloadText(model.get("export_text"), `${fileStem(model.get("name") || "test")}.json`, "application/json");
   }, { className: "ewe-export" });
   const io = h(
     "details",
     { className: "ewe-io" },
-    h("summary", { text: "Import / export (sent-bias .jsonl format)" }),
+    h("summary", { text: "Import / export JSON (sent-bias test format)" }),
     h("div", { className: "ewe-io-row" }, importBox, importButton),
     h("div", { className: "ewe-io-row" }, exportBox, exportButton),
   );

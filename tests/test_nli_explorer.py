@@ -71,7 +71,8 @@ def test_partial_results_arrive_per_premise_word() -> None:
     seen = []
     w = NliExplorer(n_premise_words=2, n_templates=2, autorun=False)
     w.observe(lambda change: seen.append(change["new"]["n_scored"]), names="progress")
-    w.set_state({"run_requests": 1})
+    w.set_state({"run_requests": 1})  # the Run button: scored in a background thread (the kernel stays free)
+    w.wait(120)
     assert [n for n in seen if n] == [12, 24, 24]  # one premise word per chunk, then the final result
     assert w.progress["done"]
 

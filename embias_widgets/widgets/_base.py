@@ -81,7 +81,11 @@ class EmbiasWidget(anywidget.AnyWidget):
     refused at the trait boundary, kept so the user can see and fix what they typed. An entry is
     dropped once its trait receives a valid value."""
 
-    _BOUNDARY_TRAITS = frozenset({"error", "stale", "refused"})
+    busy = traitlets.Bool(False).tag(sync=True)
+    """True while Python recomputes: the front end dims the numbers shown (they are the previous input's)
+    and shows a progress indicator until it is False again."""
+
+    _BOUNDARY_TRAITS = frozenset({"error", "stale", "refused", "busy"})
     _before_refusal: tuple[str, bool] | None = None
     """``(error, stale)`` before the outstanding refusals, restored once they are fixed; ``None`` when
     something else (a recompute) has set ``error`` or ``stale`` since."""

@@ -42,11 +42,13 @@ class EffectSizeBars(EmbiasWidget):
     per_word = traitlets.List(traitlets.Dict()).tag(sync=True)
     """``[{"word", "set", "category", "association", "cos_a", "cos_b"}]`` for every target word:
     s(w, A, B) and, when known, its two terms (mean cosine with A and with B; max for the max variant)."""
+    word_groups = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """SEAT only (else ``[]``): one row per word, ``{"set", "category", "word", "n", "mean", "sd", "min", "max",
+    "sentences": [{"sentence", "association"}]}`` from :meth:`AssociationTestResult.word_groups`; the bars
+    then show a word's mean s over its sentences with their range, and open to its sentences."""
     categories = traitlets.Dict().tag(sync=True)
     cos_label = traitlets.Unicode("mean cos").tag(sync=True)
     """How the two terms of s(w) are reduced over the attribute words ("mean cos" or "max cos")."""
-    busy = traitlets.Bool(False).tag(sync=True)
-    """True while Python recomputes."""
     revision = traitlets.Int(0).tag(sync=True)
     """Incremented after every recompute, failed or not."""
 
@@ -69,6 +71,7 @@ class EffectSizeBars(EmbiasWidget):
             subtitle=f"on {result.model}",
             categories=result.categories,
             per_word=result.word_rows(),
+            word_groups=result.word_groups(),
             elapsed_ms=elapsed_ms,
             provisional_of=result.provisional_of,
             test_name=result.test,
@@ -88,6 +91,7 @@ class EffectSizeBars(EmbiasWidget):
         subtitle: str = "",
         test_name: str = "",
         model_name: str = "",
+        word_groups: list[dict[str, Any]] | None = None,
     ) -> None:
         """Draw a WEAT-like result's numbers (``core``: an ``AssociationResult`` held by an analysis result,
         e.g. ``result.core``) and its per-word rows (``{"word", "set", "category", "association"}``,
@@ -95,7 +99,7 @@ class EffectSizeBars(EmbiasWidget):
 
         ``provisional_of``: the number of sampled splits the full-precision p will use, when ``core``
         holds a first estimate from fewer (the busy state stays on until it comes); ``note`` is
-        appended to the method text.
+        appended to the method text; ``word_groups``: SEAT's per-word rows (see the trait).
         """
         how = describe_p_value(core, provisional_of=provisional_of)
         if elapsed_ms is not None:
@@ -115,6 +119,7 @@ class EffectSizeBars(EmbiasWidget):
             self.categories = dict(categories)
             self.cos_label = "max cos" if core.variant == "max" else "mean cos"
             self.per_word = per_word
+            self.word_groups = list(word_groups or [])
             self.error = ""
             self.stale = False
             self.busy = provisional_of is not None  # the full-precision p is still coming

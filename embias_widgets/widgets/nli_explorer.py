@@ -1,8 +1,10 @@
 """``NliExplorer``: run an NLI bias probe (Dev et al. 2020) on a subset and look inside it.
 
-Pick a probe and a model, how many premise words and templates to score; the
-widget runs :class:`~embias_widgets.analysis.nli.NliProbe` one premise word per
-chunk and draws the partial result after every chunk: Net Neutral, Fraction
+Pick a probe and a model, the premise words (type or pick them, or take a seeded random sample of
+``n_premise_words``) and how many templates to score; the widget runs
+:class:`~embias_widgets.analysis.nli.NliProbe` one premise word per chunk and draws the partial result
+after every chunk. Run from the front end scores in a background thread, so the kernel stays responsive
+and "Stop" (``stop_requests``) ends the run after the chunk in progress, keeping what was scored: Net Neutral, Fraction
 Neutral and Threshold:tau at both levels (sentence pairs and word pairs), a
 heatmap of the mean P(label) of every (premise word, hypothesis word), the top
 sentence pairs by entailment and by contradiction. Click a cell: its sentence
@@ -13,6 +15,7 @@ scores, heatmap grid, top pairs and cell pairs); ``js/nli_explorer.js`` only dra
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -31,6 +34,7 @@ from ..analysis.nli import (
     load_nli_model,
     score_pair,
 )
+from ..analysis.nli.subset import check_premise_words
 from ._base import EmbiasWidget, bundle
 
 MAX_CELL_PAIRS = 200
@@ -54,8 +58,11 @@ class NliExplorer(EmbiasWidget):
         A registered NLI model name (default the offline DEMO ``"embias-demo-nli"``), a hub name or
         directory of a sequence-classification NLI model, or an ``NliClassifier`` object.
     n_premise_words, n_templates
-        The subset: the first ``n_premise_words`` premise words x every hypothesis word x
-        ``n_templates`` templates spread evenly over the probe's templates.
+        The subset: ``premise_words`` (or a random sample of ``n_premise_words`` of the probe's premise
+        words drawn with ``sample_seed``) x every hypothesis word x ``n_templates`` templates spread evenly
+        over the probe's templates.
+    premise_words
+        Premise words to score (each one of the probe's); empty: the seeded sample.
     autorun
         Run the probe at once (else press "Run" or call :meth:`run`).
     """
@@ -70,6 +77,15 @@ class NliExplorer(EmbiasWidget):
     models = traitlets.List().tag(sync=True)
     """``[[name, description], ...]``: the registered NLI models (and the one given)."""
     n_premise_words = traitlets.Int(8).tag(sync=True)
+    """How many premise words the seeded random sample takes (when ``premise_words`` is empty)."""
+    premise_words = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """Premise words the user typed or picked (each one of the probe's); empty: a seeded random sample."""
+    sample_seed = traitlets.Int(0).tag(sync=True)
+    """Seed of the random sample of premise words ("another sample" increments it)."""
+    premise_choices = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """Every premise word of the probe (what may be picked)."""
+    stop_requests = traitlets.Int(0).tag(sync=True)
+    """The front end's "Stop" button increments this: a run in progress ends after its current chunk."""
     n_templates = traitlets.Int(12).tag(sync=True)
     label = traitlets.Unicode("neutral").tag(sync=True)
     """Which mean probability the heatmap shows: entailment, neutral or contradiction."""
@@ -79,7 +95,7 @@ class NliExplorer(EmbiasWidget):
     size = traitlets.Dict().tag(sync=True)
     """``{n_pairs, whole_pairs, premise_words, hypothesis_words, templates, whole_premise_words, whole_templates}``."""
     progress = traitlets.Dict().tag(sync=True)
-    """``{n_scored, n_pairs, seconds, done}`` while and after a run."""
+    """``{n_scored, n_pairs, seconds, done, stopped}`` while and after a run."""
     scores = traitlets.Dict().tag(sync=True)
     """``{"pairs": {...}, "word_pairs": {...}, "notes": {...}}``: NN, FN, T:tau at both levels."""
     heatmap = traitlets.Dict().tag(sync=True)
@@ -95,7 +111,6 @@ class NliExplorer(EmbiasWidget):
     typed = traitlets.Dict().tag(sync=True)
     """``{premise, hypothesis, entailment, neutral, contradiction, ms}`` for the typed pair, or ``{}``."""
     demo_note = traitlets.Unicode("").tag(sync=True)
-    busy = traitlets.Bool(False).tag(sync=True)
     elapsed_ms = traitlets.Float(0.0).tag(sync=True)
 
     def __init__(
@@ -105,6 +120,7 @@ class NliExplorer(EmbiasWidget):
         *,
         n_premise_words: int = 8,
         n_templates: int = 12,
+        premise_words: Any = (),
         autorun: bool = True,
         **model_options: Any,
     ) -> None:
@@ -114,6 +130,12 @@ class NliExplorer(EmbiasWidget):
         self._source: Any = None
         self._classifiers: dict[str, Any] = {}
         self._model_options = model_options
+        self._probe: NliProbe | None = None
+        self._stop_asked: float | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self.stop_ms: float | None = None
+        """Milliseconds from the last Stop to the end of the run."""
         if not isinstance(model, str):
             self._classifiers[str(model.name)] = load_nli_model(model)
             model = str(model.name)
@@ -127,6 +149,7 @@ class NliExplorer(EmbiasWidget):
             self.model_name = model
             self.n_premise_words = n_premise_words
             self.n_templates = n_templates
+            self.premise_words = list(premise_words)
         self._ready = True
         self._describe()
         if autorun:
@@ -146,7 +169,8 @@ class NliExplorer(EmbiasWidget):
         return self._subset_of().source
 
     def _subset_of(self) -> ProbeSubset:
-        return ProbeSubset.of(self.probe, n_premise_words=self.n_premise_words, n_templates=self.n_templates)
+        return ProbeSubset.of(self.probe, n_premise_words=self.n_premise_words, n_templates=self.n_templates,
+                              premise_words=self.premise_words, seed=self.sample_seed)
 
     def _describe(self) -> None:
         try:
@@ -158,7 +182,9 @@ class NliExplorer(EmbiasWidget):
                 self.stale = True
             return
         self._source = subset.source
-        self.size = subset.size()
+        with self.hold_sync():
+            self.size = subset.size()
+            self.premise_choices = list(subset.whole.premise_words)
 
     # -- the trait boundary (see ``_base``): a bad value is refused and the previous one kept ----------
     @traitlets.validate("probe")
@@ -181,7 +207,16 @@ class NliExplorer(EmbiasWidget):
             raise traitlets.TraitError(f"label must be one of {', '.join(LABELS)}, got {proposal['value']!r}")
         return proposal["value"]
 
-    @traitlets.observe("probe", "n_premise_words", "n_templates")
+    @traitlets.validate("premise_words")
+    def _valid_premise_words(self, proposal: dict) -> list[str]:
+        words = [str(w).strip() for w in proposal["value"] if str(w).strip()]
+        try:
+            check_premise_words(words, self.probe)
+        except ValueError as err:
+            raise traitlets.TraitError(f"{err}: pick one from the list") from None
+        return list(dict.fromkeys(words))
+
+    @traitlets.observe("probe", "n_premise_words", "n_templates", "premise_words", "sample_seed")
     def _subset_changed(self, change: dict) -> None:
         if self._ready:
             self.stale = self.result is not None  # the numbers drawn are of the previous subset until run()
@@ -190,7 +225,34 @@ class NliExplorer(EmbiasWidget):
     @traitlets.observe("run_requests")
     def _run_requested(self, change: dict) -> None:
         if self._ready:
-            self.run()
+            self.start()
+
+    @traitlets.observe("stop_requests")
+    def _stop_requested(self, change: dict) -> None:
+        self.stop()
+
+    def start(self) -> threading.Thread | None:
+        """Run in a background thread (what the front end's "Run" does): the kernel stays free to take
+        "Stop" and other edits; every chunk still redraws. ``None`` when a run is already going."""
+        if self._thread is not None and self._thread.is_alive():
+            return None
+        self._thread = threading.Thread(target=self.run, name="embias-nli-probe", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def stop(self) -> None:
+        """End a running probe after the chunk in progress; the partial result stays drawn (``progress``
+        says ``stopped``)."""
+        if self._lock.locked():
+            self._stop_asked = time.perf_counter()
+            if self._probe is not None:
+                self._probe.stop()
+
+    def wait(self, timeout: float | None = None) -> NliProbeResult | None:
+        """Wait for a run started by :meth:`start` (or the Run button); returns the result drawn."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+        return self.result
 
     @traitlets.observe("model_name")
     def _model_changed(self, change: dict) -> None:
@@ -200,8 +262,19 @@ class NliExplorer(EmbiasWidget):
 
     # -- running the probe --------------------------------------------------------------------------------
     def run(self) -> NliProbeResult | None:
-        """Score the subset, one premise word per chunk, drawing after each chunk."""
+        """Score the subset, one premise word per chunk, drawing after each chunk; a :meth:`stop` ends it
+        after the chunk in progress. ``None`` when it failed (``error`` says why) or another run is going."""
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            return self._run()
+        finally:
+            self._probe = None
+            self._lock.release()
+
+    def _run(self) -> NliProbeResult | None:
         started = time.perf_counter()
+        self._stop_asked = None
         self._describe()
         source = self._source
         if source is None:
@@ -211,15 +284,15 @@ class NliExplorer(EmbiasWidget):
             self.error = ""
             self.cell = []
             self.cell_pairs = []
-            self.progress = {"n_scored": 0, "n_pairs": len(source), "seconds": 0.0, "done": False}
+            self.progress = {"n_scored": 0, "n_pairs": len(source), "seconds": 0.0, "done": False, "stopped": False}
             self.heatmap = self._heatmap_of(None, source)
             self.scores = {}
             self.top = {}
         try:
             classifier = self.classifier
             chunk = len(source.hypothesis_words) * len(source.templates)  # one premise word per chunk
-            probe = NliProbe(source, classifier, chunk_size=chunk, top_k=10)
-            result = probe.run(per_pair=True, on_chunk=lambda partial: self._draw(partial, source, done=False))
+            probe = self._probe = NliProbe(source, classifier, chunk_size=chunk, top_k=10)
+            result = probe.run(per_pair=True, on_chunk=lambda partial: self._on_chunk(probe, partial, source))
         except Exception as err:  # any failure must reach the user, not a log; partial numbers are stale
             with self.hold_sync():
                 self.result = None
@@ -233,13 +306,22 @@ class NliExplorer(EmbiasWidget):
             self.elapsed_ms = (time.perf_counter() - started) * 1000
             self.stale = False
             self.busy = False
+        if self._stop_asked is not None:
+            self.stop_ms = (time.perf_counter() - self._stop_asked) * 1000
         return result
+
+    def _on_chunk(self, probe: NliProbe, partial: NliProbeResult, source: Any) -> None:
+        """Draw a finished chunk; a Stop asked meanwhile ends the run before the next one."""
+        self._draw(partial, source, done=False)
+        if self._stop_asked is not None:
+            probe.stop()
 
     def _draw(self, result: NliProbeResult, source: Any, *, done: bool) -> None:
         self.result = result
         with self.hold_sync():
             self.progress = {"n_scored": result.n_scored, "n_pairs": result.n_pairs,
-                             "seconds": round(result.seconds, 3), "done": done}
+                             "seconds": round(result.seconds, 3), "done": done,
+                             "stopped": done and result.n_scored < result.n_pairs}
             scores = result.scores()
             self.scores = {"pairs": scores.pairs.to_dict(), "word_pairs": scores.word_pairs.to_dict(),
                            "notes": dict(LEVEL_NOTES)}

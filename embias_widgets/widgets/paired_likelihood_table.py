@@ -75,7 +75,6 @@ class PairedLikelihoodTable(EmbiasWidget):
     model_name = traitlets.Unicode("").tag(sync=True)
     demo_note = traitlets.Unicode("").tag(sync=True)
     """Non-empty when the model is the offline demo: shown as a banner."""
-    busy = traitlets.Bool(False).tag(sync=True)
     revision = traitlets.Int(0).tag(sync=True)
     """Incremented after every recompute, failed or not."""
     elapsed_ms = traitlets.Float(0.0).tag(sync=True)

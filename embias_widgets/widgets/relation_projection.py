@@ -61,8 +61,6 @@ class RelationProjectionWidget(EmbiasWidget):
     The front end fits the axis (its "Fit axis" button fits it now); Python sends only the points."""
     model_name = traitlets.Unicode("").tag(sync=True)
     """The model's name (for titles and export file names)."""
-    busy = traitlets.Bool(False).tag(sync=True)
-    """True while Python recomputes."""
 
     def __init__(
         self,

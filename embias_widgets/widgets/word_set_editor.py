@@ -53,8 +53,6 @@ class WordSetEditor(EmbiasWidget):
     """The model in use. Choosing another in the picker reruns the test with it."""
     model_choices = traitlets.List().tag(sync=True)
     """``[[name, label], ...]`` for the model picker (empty: no picker)."""
-    busy = traitlets.Bool(False).tag(sync=True)
-    """True while Python recomputes or loads a model."""
     revision = traitlets.Int(0).tag(sync=True)
     """Incremented after every recomputation (the front end's busy state ends there)."""
     live = traitlets.Bool(False).tag(sync=True)

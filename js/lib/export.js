@@ -15,7 +15,7 @@
 // Text cells that a spreadsheet would run as a formula (=, +, -, @ first) get a
 // leading ' (safeCell, OWASP's CSV-injection advice); numbers never do.
 // toCSV, fileStem, csvCell and safeCell are pure and unit-tested (js/tests/export.test.js).
-import { h, SVG_NS } from "./dom.js";
+import { h, s, SVG_NS } from "./dom.js";
 
 /** A file-name stem from parts: lower-risk characters only, joined by "_". */
 export function fileStem(...parts) {
@@ -84,8 +84,11 @@ export function downloadText(text, name, type = "text/plain") {
 
 const STYLE_PROPS = [
   "fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-opacity", "opacity",
-  "font-family", "font-size", "font-weight", "text-anchor", "dominant-baseline", "visibility",
+  "font-family", "font-size", "font-weight", "font-style", "text-anchor", "dominant-baseline", "visibility",
+  "paint-order",
 ];
+const PAD = 12;
+const MIN_WIDTH = 360;
 
 /** The first non-transparent background colour of `node` or its ancestors. */
 export function effectiveBackground(node) {
@@ -96,53 +99,127 @@ export function effectiveBackground(node) {
   return "#ffffff";
 }
 
-function inlineStyles(source, clone) {
-  const cs = getComputedStyle(source);
-  const style = STYLE_PROPS.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(";");
-  clone.setAttribute("style", style);
-  clone.removeAttribute("class");
-  const a = source.children;
-  const b = clone.children;
-  for (let i = 0; i < a.length; i++) inlineStyles(a[i], b[i]);
+/** Replace every element's classes under `root` by its computed style (CSS variables do not travel with a file). */
+function inlineAll(root) {
+  const nodes = [root, ...root.querySelectorAll("*")];
+  const styles = nodes.map((n) => {
+    const cs = getComputedStyle(n);
+    return STYLE_PROPS.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(";");
+  });
+  nodes.forEach((n, i) => {
+    n.setAttribute("style", styles[i]);
+    n.removeAttribute("class");
+  });
 }
 
-/** One standalone SVG document stacking `svgs` vertically, theme colours inlined. */
-export function svgMarkup(svgs, { title = "" } = {}) {
-  const shown = svgs.filter((s) => s && s.getBBox && s.isConnected);
-  const width = Math.max(1, ...shown.map((s) => Number(s.getAttribute("width")) || s.getBoundingClientRect().width));
+/** Greedy word wrap of `text` into lines no wider than `width`, measured by `measure(text)`. */
+export function wrapWords(text, width, measure) {
+  const lines = [];
+  let line = "";
+  for (const word of String(text).split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && measure(next) > width) {
+      lines.push(line);
+      line = word;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** Text lines (wrapped to `width`) of class `cls`, from `y` down; returns the y below them. */
+function textBlock(root, text, cls, y, width, lineHeight) {
+  const probe = s("text", { class: cls, x: PAD, y });
+  root.append(probe);
+  const measure = (t) => {
+    probe.textContent = t;
+    return probe.getComputedTextLength();
+  };
+  const lines = wrapWords(text, width, measure);
+  probe.remove();
+  for (const line of lines) {
+    y += lineHeight;
+    root.append(s("text", { class: cls, x: PAD, y }, line));
+  }
+  return y;
+}
+
+/** A legend row (swatch + label per entry, wrapping to `width`) from `y`; returns the y below it. */
+function legendBlock(root, entries, y, width) {
+  if (!entries.length) return y;
+  let x = PAD;
+  y += 8;
+  for (const [label, swatchClass] of entries) {
+    const text = s("text", { class: "embias-fig-legend", x: x + 16, y: y + 11 }, label);
+    root.append(text);
+    const w = 16 + text.getComputedTextLength() + 14;
+    if (x > PAD && x + w > PAD + width) {
+      x = PAD;
+      y += 18;
+      text.setAttribute("x", String(x + 16));
+      text.setAttribute("y", String(y + 11));
+    }
+    if (/^(#|rgb|hsl)/.test(swatchClass ?? "")) root.append(s("rect", { class: "embias-fig-swatch", fill: swatchClass, x, y: y + 1, width: 11, height: 11 }));
+    else if (swatchClass) root.append(s("rect", { class: `embias-fig-swatch ${swatchClass}`, x, y: y + 1, width: 11, height: 11 }));
+    x += w;
+  }
+  return y + 18;
+}
+
+/**
+ * One standalone figure from the widget's SVG charts: title, subtitle, the headline numbers (`lines`), the
+ * charts stacked, a legend ([label, swatch class or colour] entries), on a light background unless `theme` is "keep".
+ * Numbers and labels are passed in from the result the widget holds; this only lays them out. The viewBox
+ * covers everything drawn (its bounding box), so no text lies outside it.
+ */
+export function svgMarkup(svgs, { title = "", subtitle = "", lines = [], legend = [], theme = "light" } = {}) {
+  const shown = svgs.filter((x) => x && x.isConnected);
+  const widget = shown[0]?.closest(".embias-widget");
+  // a stage off screen with the widget's classes and palette, so the widget's CSS rules style the clones
+  const stage = h("div", { className: widget ? widget.className : "embias-widget" });
+  stage.setAttribute("style", widget?.getAttribute("style") ?? "");
+  stage.classList.add("embias-figure-stage");
+  if (theme !== "keep") stage.classList.add("embias-figure-light");
   const root = document.createElementNS(SVG_NS, "svg");
   root.setAttribute("xmlns", SVG_NS);
-  const bg = effectiveBackground(shown[0] ?? document.body);
-  const titleHeight = title ? 22 : 0;
-  let y = titleHeight;
-  const parts = [];
-  for (const svg of shown) {
-    const height = Number(svg.getAttribute("height")) || svg.getBoundingClientRect().height;
-    const clone = svg.cloneNode(true);
-    inlineStyles(svg, clone);
-    const g = document.createElementNS(SVG_NS, "g");
-    g.setAttribute("transform", `translate(0, ${y})`);
-    g.append(...clone.childNodes);
-    parts.push(g);
-    y += height;
+  stage.append(root);
+  document.body.append(stage);
+  try {
+    const chartWidth = Math.max(0, ...shown.map((x) => Number(x.getAttribute("width")) || x.getBoundingClientRect().width));
+    const width = Math.max(chartWidth, MIN_WIDTH);
+    let y = PAD - 4;
+    if (title) y = textBlock(root, title, "embias-fig-title", y, width - 2 * PAD, 18);
+    if (subtitle) y = textBlock(root, subtitle, "embias-fig-subtitle", y, width - 2 * PAD, 16);
+    for (const line of lines.filter(Boolean)) y = textBlock(root, line, "embias-fig-line", y, width - 2 * PAD, 16);
+    y += 8;
+    for (const svg of shown) {
+      const height = Number(svg.getAttribute("height")) || svg.getBoundingClientRect().height;
+      const clone = svg.cloneNode(true);
+      const g = document.createElementNS(SVG_NS, "g");
+      g.setAttribute("transform", `translate(0, ${y})`);
+      for (const cls of svg.classList) g.classList.add(cls);  // rules such as svg.esb-words text keep matching
+      g.append(...clone.childNodes);
+      root.append(g);
+      y += height;
+    }
+    y = legendBlock(root, legend, y, width - 2 * PAD);
+    inlineAll(root);
+    const bg = theme === "keep" ? effectiveBackground(widget ?? document.body) : getComputedStyle(stage).backgroundColor;
+    const box = root.getBBox();
+    const x0 = Math.floor(Math.min(0, box.x - 4));
+    const y0 = Math.floor(Math.min(0, box.y - 4));
+    const x1 = Math.ceil(Math.max(width, box.x + box.width + PAD));
+    const y1 = Math.ceil(Math.max(y, box.y + box.height) + PAD);
+    const [w, hgt] = [x1 - x0, y1 - y0];
+    root.insertBefore(s("rect", { x: x0, y: y0, width: w, height: hgt, fill: bg }), root.firstChild);
+    root.setAttribute("width", String(w));
+    root.setAttribute("height", String(hgt));
+    root.setAttribute("viewBox", `${x0} ${y0} ${w} ${hgt}`);
+    root.removeAttribute("style");
+    return { text: new XMLSerializer().serializeToString(root), width: w, height: hgt };
+  } finally {
+    stage.remove();
   }
-  root.setAttribute("width", String(width));
-  root.setAttribute("height", String(y));
-  root.setAttribute("viewBox", `0 0 ${width} ${y}`);
-  const rect = document.createElementNS(SVG_NS, "rect");
-  for (const [k, v] of Object.entries({ x: 0, y: 0, width, height: y, fill: bg })) rect.setAttribute(k, String(v));
-  root.append(rect);
-  if (title) {
-    const t = document.createElementNS(SVG_NS, "text");
-    const cs = getComputedStyle(shown[0] ?? document.body);
-    t.setAttribute("x", "4");
-    t.setAttribute("y", "15");
-    t.setAttribute("style", `fill:${cs.color};font-family:${cs.fontFamily};font-size:13px;font-weight:600`);
-    t.textContent = title;
-    root.append(t);
-  }
-  root.append(...parts);
-  return { text: new XMLSerializer().serializeToString(root), width, height: y };
 }
 
 /** Render SVG markup to a PNG blob at `scale` x resolution. */
@@ -169,11 +246,12 @@ export function svgToPng({ text, width, height }, scale = 2) {
 }
 
 /**
- * CSV / SVG / PNG buttons. `stem()` gives the file name stem; `csv()` the CSV
- * text (or null to leave the button out); `svgs()` the SVG elements of the figure;
- * `title()` an optional title drawn on the figure. Extra [label, onClick, title] entries may follow.
+ * CSV / SVG / PNG buttons. `stem()` gives the file name stem; `csv()` the CSV text (or null to leave the
+ * button out); `svgs()` the SVG elements of the figure; `figure()` what the standalone figure shows besides
+ * them ({title, subtitle, lines, legend}: see svgMarkup), or `title()` alone. A "theme" box keeps the
+ * page's colours (default: a light figure). Extra [label, onClick, title] entries may follow.
  */
-export function exportButtons({ stem, csv, svgs, title = () => "", extra = [] }) {
+export function exportButtons({ stem, csv, svgs, title = () => "", figure = null, extra = [] }) {
   const make = (label, kind, onClick, tip) =>
     h("button", {
       className: `embias-button embias-export embias-export-${kind}`,
@@ -183,14 +261,19 @@ export function exportButtons({ stem, csv, svgs, title = () => "", extra = [] })
       attrs: { type: "button" },
       on: { click: onClick },
     });
+  const keep = h("input", { type: "checkbox", className: "embias-export-keep-theme", attrs: { "aria-label": "export in the page's theme colours" } });
+  const spec = () => ({ ...(figure ? figure() : { title: title() }), theme: keep.checked ? "keep" : "light" });
   const buttons = [];
   if (csv) buttons.push(make("CSV", "csv", () => downloadText(csv(), `${stem()}.csv`, "text/csv"), "download the result table as CSV"));
   if (svgs) {
     buttons.push(
-      make("SVG", "svg", () => downloadText(svgMarkup(svgs(), { title: title() }).text, `${stem()}.svg`, "image/svg+xml"), "download the figure as SVG"),
-      make("PNG", "png", async () => downloadBlob(await svgToPng(svgMarkup(svgs(), { title: title() })), `${stem()}.png`), "download the figure as PNG"),
+      make("SVG", "svg", () => downloadText(svgMarkup(svgs(), spec()).text, `${stem()}.svg`, "image/svg+xml"), "download the figure as SVG (title, numbers, legend)"),
+      make("PNG", "png", async () => downloadBlob(await svgToPng(svgMarkup(svgs(), spec())), `${stem()}.png`), "download the figure as PNG at 2x"),
     );
   }
   for (const [label, onClick, tip, kind] of extra) buttons.push(make(label, kind ?? label.toLowerCase(), onClick, tip));
-  return h("span", { className: "embias-group embias-exports" }, ...buttons);
+  const group = h("span", { className: "embias-group embias-exports" }, ...buttons);
+  if (!svgs) return group;
+  const keepLabel = h("label", { className: "embias-check embias-export-theme", title: "export with the page's theme colours instead of a light figure" }, keep, "theme");
+  return h("span", { className: "embias-export-row" }, group, keepLabel);
 }

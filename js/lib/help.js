@@ -14,6 +14,7 @@ const KANEKO = "Kaneko & Bollegala (2022), Unmasking the Mask: Evaluating Social
 const ZHOU = "Zhou, Kaneko & Bollegala (2022), Sense Embeddings are also Biased – Evaluating Social Biases in Static and Contextualised Sense Embeddings, ACL";
 const MILLER = "Miller (1995), WordNet: a lexical database for English, CACM; WordNet 3.0 sense keys as used by LMMS and ARES";
 const SALAZAR = "Salazar et al. (2020), Masked Language Model Scoring, ACL";
+const KAUF = "Kauf & Ivanova (2023), A Better Way to Do Masked Language Model Scoring, ACL";
 
 export const HELP = {
   sense_key: {
@@ -80,6 +81,11 @@ export const HELP = {
     term: "PLL",
     text: "Pseudo-log-likelihood: the sum of log P of every token, each masked in turn.",
     cite: SALAZAR,
+  },
+  pll_word_l2r: {
+    term: "PLL-word-l2r",
+    text: "PLL, but each token is scored with the later pieces of its own word masked too ('souvenir' = so ##uven ##ir: 'so' is guessed without seeing ##uven ##ir). Original PLL over-rates words split into several tokens; prefer this when the words that differ between two sentences split differently.",
+    cite: KAUF,
   },
   aul: {
     term: "AUL / AULA",

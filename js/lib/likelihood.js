@@ -6,6 +6,14 @@ import { heatColor } from "./palette.js";
 
 export { heatColor };
 
+/** Display names of the sentence scores (Python: models/language_models/scoring.py MASKED_METRICS). */
+export const METRIC_NAMES = { cps: "CPS", pll: "PLL", "pll-word-l2r": "PLL-word-l2r", aul: "AUL", aula: "AULA" };
+
+/** A metric's display name; one not listed is upper-cased. */
+export function metricName(metric) {
+  return METRIC_NAMES[metric] || String(metric ?? "").toUpperCase();
+}
+
 /** A copy of `pairs` with pair `index` replaced by `record` (trimmed; a blank sense key is left out). */
 export function replacePair(pairs, index, record) {
   const clean = {

@@ -2,6 +2,7 @@
 // A choice is a synced trait; Python recomputes what it changes.
 import { h } from "./dom.js";
 import { toCSV } from "./export.js";
+import { metricName } from "./likelihood.js";
 
 function option(value, label, selected) {
   return h("option", { value, text: label, selected: value === selected });
@@ -30,7 +31,7 @@ export function createChoices(model, onChange) {
 export function fillChoices(choices, model) {
   const fill = (trait, options) =>
     choices[trait].replaceChildren(...options.map(([value, label]) => option(value, label, model.get(trait))));
-  fill("metric", (model.get("metrics") || []).map((m) => [m, m.toUpperCase()]));
+  fill("metric", (model.get("metrics") || []).map((m) => [m, metricName(m)]));
   fill("convention", [["crows", "% stereo (CrowS, 50)"], ["zhou", "% - 50 (Zhou et al., 0)"]]);
   fill("bias_type_filter", [["", "all"], ...(model.get("bias_types") || []).map((t) => [t, t])]);
   fill("sort_by", [

@@ -109,7 +109,7 @@ export function headingRow(name, found, bySense) {
       found && found.gloss ? h("span", { className: "plt-group-gloss", text: found.gloss }) : null,
       found && found.problem ? h("span", { className: "plt-group-problem", text: found.problem }) : null,
       found
-        ? h("span", { className: "plt-group-score", text: `bias score ${Number(found.score).toFixed(2)}, ${found.n} pairs` })
+        ? h("span", { className: "plt-group-score", text: `bias score ${Number(found.score).toFixed(2)}, ${found.n} pair${found.n === 1 ? "" : "s"}` })
         : null,
     ),
   );

@@ -1,7 +1,7 @@
 // The paired-likelihood table's summary: the bias score bar with its unbiased reference line, one small bar
 // per group, and the shade legend. Every number comes from Python (the `summary` trait); here it is drawn.
 import { h, s } from "./dom.js";
-import { heatColor } from "./likelihood.js";
+import { heatColor, metricName } from "./likelihood.js";
 import { linear } from "./scale.js";
 
 export const BAR_WIDTH = 420;
@@ -38,8 +38,8 @@ export function drawSummary(svg, text, summary) {
   const who = summary.group || "all pairs";
   text.textContent = !scored
     ? `${who}: no scored pairs`
-    : `${summary.metric.toUpperCase()} bias score (${who}): ${Number(score).toFixed(2)}  ` +
-      `[${summary.n_stereo_preferred} of ${summary.n} pairs prefer the more stereotypical sentence; ` +
+    : `${metricName(summary.metric)} bias score (${who}): ${Number(score).toFixed(2)}  ` +
+      `[${summary.n_stereo_preferred} of ${summary.n} pair${summary.n === 1 ? " prefers" : "s prefer"} the more stereotypical sentence; ` +
       `${summary.convention} convention, ${ref} = unbiased]`;
 }
 
@@ -59,7 +59,7 @@ function groupText(g) {
       ? ""
       : `; mean sentence score stereo ${Number(g.mean_stereo).toFixed(3)} (${g.n_stereo_sentences}) ` +
         `vs anti ${Number(g.mean_anti).toFixed(3)} (${g.n_anti_sentences})`;
-  return `${Number(g.score).toFixed(2)} (${g.n_stereo_preferred}/${g.n} pairs)${means}`;
+  return `${Number(g.score).toFixed(2)} (${g.n_stereo_preferred}/${g.n} pair${g.n === 1 ? "" : "s"})${means}`;
 }
 
 function groupLine(g, x, ref, bySense) {
@@ -84,7 +84,7 @@ export function drawGroups(box, summary) {
   const x = linear([lo, hi], [2, GROUP_BAR - 2]);
   const bySense = summary.group_by === "sense_key";
   box.replaceChildren(
-    h("div", { className: "plt-groups-title", text: `bias score by ${summary.group_by_label || "group"}` }),
+    h("div", { className: "plt-groups-title", text: summary.group_by ? `bias score by ${summary.group_by_label}` : "bias score by group" }),
     ...groups.map((g) => groupLine(g, x, ref, bySense)),
   );
 }

@@ -11,6 +11,17 @@ const POS_OPTIONS = [
   ["r", "adverb"],
 ];
 
+/** What a row is called: "nurse n.1" (the part of speech in the number, as WordNet numbers senses per
+ * part of speech), or the lemma for an "any sense" row. */
+export function rowName(row) {
+  return row.sense ? senseName(row.sense) : row.item;
+}
+
+/** "nurse n.1", "nurse v.1": lemma, part of speech and WordNet sense number. */
+export function senseName(sense) {
+  return `${sense.lemma} ${sense.pos ? `${sense.pos}.` : ""}${sense.sense_number}`;
+}
+
 /** One row of the list: "any sense of <lemma>" (row.sense null) or one WordNet sense. */
 export function optionNode(row, id, isSelected, isActive) {
   const node = h("li", {
@@ -33,7 +44,7 @@ export function optionNode(row, id, isSelected, isActive) {
     h(
       "div",
       { className: "ess-head" },
-      h("span", { className: "ess-lemma", text: `${sense.lemma} ${sense.sense_number}` }),
+      h("span", { className: "ess-lemma", text: senseName(sense) }),
       h("span", { className: "ess-pos", text: sense.pos_name }),
       h("span", { className: "ess-lexname", text: sense.lexname }),
       h("code", { className: "ess-key", text: sense.key }),
@@ -111,6 +122,7 @@ export function selectorParts(uid) {
       POS_OPTIONS.map(([value, text]) => h("option", { value, text })),
     ),
     status: h("div", { className: "ess-status", attrs: { "aria-live": "polite" } }),
+    notice: h("div", { className: "ess-notice", attrs: { role: "status", "aria-live": "polite" } }),
     list: h("ul", { className: "ess-list", id: `${uid}-list`, attrs: { role: "listbox", "aria-multiselectable": "true" } }),
     help: helpButton(["sense_key", "lexname"], { title: "What is shown here?" }),
     importBox,

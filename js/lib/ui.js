@@ -25,6 +25,40 @@ export function mountRoot(el, className) {
   return el;
 }
 
+/**
+ * Call `onWidth(px)` with the content width of `root` (its width less padding) now and whenever it changes
+ * (a ResizeObserver, one call per animation frame), clamped to [min, max]; `fallback` until `root` is laid out.
+ * Charts draw at that width, so they fit their box from 360 px to full screen. Returns a disconnect function.
+ */
+export function watchWidth(root, onWidth, { min = 240, max = 720, fallback = max } = {}) {
+  let last = null;
+  let frame = 0;
+  const measure = () => {
+    frame = 0;
+    const st = getComputedStyle(root);
+    const inner = root.clientWidth - parseFloat(st.paddingLeft || 0) - parseFloat(st.paddingRight || 0);
+    const width = Math.round(Math.max(min, Math.min(max, inner > 0 ? inner : fallback)));
+    if (width !== last) {
+      last = width;
+      onWidth(width);
+    }
+  };
+  if (typeof ResizeObserver === "undefined") return () => {};
+  const observer = new ResizeObserver(() => {
+    if (!frame) frame = requestAnimationFrame(measure);
+  });
+  observer.observe(root);
+  const seen = typeof IntersectionObserver === "undefined" ? null : new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting) && !frame) frame = requestAnimationFrame(measure); // back in view
+  });
+  seen?.observe(root);
+  return () => {
+    seen?.disconnect();
+    observer.disconnect();
+    cancelAnimationFrame(frame);
+  };
+}
+
 /** A small JupyterLab-styled button. */
 export function button(label, onClick, { title, className = "", ariaLabel } = {}) {
   return h("button", {

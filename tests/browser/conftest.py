@@ -324,3 +324,30 @@ def screenshot_widgets(page, selector: str, stem: str, theme: str) -> None:
         node.scroll_into_view_if_needed()
         node.screenshot(path=str(RESULTS / f"{stem}-{i}-{theme}.png"))
         shutil.copyfile(RESULTS / f"{stem}-{i}-{theme}.png", SCREENSHOTS / f"{stem}-{i}-{theme}.png")
+
+
+# -- layout: text that lies outside its visible box --------------------------------------------------------------
+# Every visible text of each widget root matching `selector` (HTML text nodes measured with a Range, SVG <text>,
+# the shown option of a <select>) must be readable where it is: walking up from its element to the widget root,
+# an ancestor that clips (overflow hidden/clip) must hold it inside its client box; one that scrolls (auto/scroll)
+# must hold it inside its scroll area (reachable by scrolling that container, which is then checked in its place);
+# and at the root it must lie inside the widget's own box, cut to what the page's outer containers (the output
+# area, the notebook) show horizontally. A <select> whose shown text is wider than its box counts as clipped.
+_CLIPPED_JS = (Path(__file__).parent / "clipped_text.js").read_text().split("\n", 1)[1]  # less its comment line
+
+
+def clipped_text(page, selector: str) -> list[dict]:
+    """For each widget root matching ``selector``: its width, how many texts were measured, and every text that
+    lies outside its visible box (see clipped_text.js), with where and why."""
+    return page.evaluate(_CLIPPED_JS, selector)
+
+
+def set_left_area(page, open_: bool) -> None:
+    """Open (the file browser) or collapse JupyterLab's left side area."""
+    collapsed = page.evaluate(f"() => {APP}.shell.leftCollapsed")
+    if open_ and collapsed:
+        lab_cmd(page, "filebrowser:activate")
+    elif not open_ and not collapsed:
+        page.evaluate(f"() => {APP}.shell.collapseLeft()")
+    page.wait_for_function(f"(want) => {APP}.shell.leftCollapsed === !want", arg=open_, timeout=10_000)
+    page.wait_for_timeout(300)

@@ -27,7 +27,7 @@ def _write_notebook(root) -> str:
             "os.environ['HF_HUB_OFFLINE'] = '1'\n"
             "import torch; torch.set_num_threads(1)\n"
             "from embias_widgets.widgets import NliExplorer\n"
-            "w = NliExplorer('gender-occupation', n_premise_words=2, n_templates=3)\n"
+            "w = NliExplorer('gender-occupation', premise_words=['accountant', 'nurse'], n_templates=3)\n"
             "w"
         ),
         nbformat.v4.new_code_cell(
@@ -62,10 +62,26 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     expect(widget.locator(".nle-heat-cell:not(.nle-pending)")).to_have_count(12)
     expect(widget.locator(".nle-size")).to_contain_text("1,912,896 pairs")
 
-    # click a cell: its three sentence pairs with e/n/c bars
+    # issue 18: the picked premise words are scored (not the first ones alphabetically)
+    expect(widget.locator(".nle-word-chip")).to_have_count(2)
+    expect(widget.locator(".nle-heat-table th[scope='row']")).to_have_text(["accountant", "nurse"])
+    # the colour scale is fitted to the cells, with a legend; the least neutral cell is the darkest
+    values = [float(v) for v in widget.locator(".nle-heat-cell").all_inner_texts()]
+    legend = widget.locator(".nle-legend")
+    expect(legend).to_contain_text("least neutral (most biased)")
+    assert abs(float(legend.get_attribute("data-lo")) - min(values)) < 0.006
+    assert abs(float(legend.get_attribute("data-hi")) - max(values)) < 0.006
+    darkest = widget.locator(".nle-heat-cell[data-shade='1.000']").first.inner_text()
+    assert float(darkest) == min(values)
+
+    # click a cell: its three sentence pairs with e/n/c bars, each pair beside its bars
     widget.locator(".nle-heat-cell[data-premise='accountant'][data-hypothesis='woman']").click()
     expect(widget.locator(".nle-pair")).to_have_count(3, timeout=30_000)
     expect(widget.locator(".nle-pair .nle-enc-row")).to_have_count(9)
+    gap = widget.locator(".nle-pair").first.evaluate(
+        "p => p.querySelector('.nle-enc').getBoundingClientRect().left"
+        " - p.querySelector('.nle-sentences').getBoundingClientRect().right")
+    assert gap < 60, f"the sentences are {gap:.0f} px from their bars"
 
     # type a pair: JS -> traits -> Python predicts -> bars drawn
     widget.locator(".nle-premise").press_sequentially("The nurse bought a car.", delay=5)
@@ -97,6 +113,30 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     # user text stays text: no <b> element anywhere in the widget
     expect(widget.locator("b")).to_have_count(0)
     assert widget.locator(".nle-premise").input_value() == "The nurse bought a car."
+
+    # Stop: a long run (a random sample of 150 words x 40 templates) stops after the word in progress,
+    # keeps what was scored, and the kernel stays idle (responsive) while the probe runs in its thread
+    for chip in widget.locator(".nle-word-remove").all()[::-1]:
+        chip.click()
+    expect(widget.locator(".nle-word-chip")).to_have_count(0, timeout=20_000)
+    widget.locator(".nle-n-words").fill("150")
+    widget.locator(".nle-n-words").dispatch_event("change")
+    widget.locator(".nle-n-templates").fill("40")
+    widget.locator(".nle-n-templates").dispatch_event("change")
+    expect(widget.locator(".nle-size")).to_contain_text("150 of 162 premise words", timeout=20_000)
+    widget.locator(".nle-run").click()
+    expect(widget.locator(".nle-progress-text")).to_contain_text(re.compile(r"^[1-9][\d,]* / 36,000 pairs…"),
+                                                                 timeout=60_000)
+    kernel = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
+    timings["nli_kernel_status_while_probe_runs"] = page.evaluate(kernel)
+    t_stop = time.monotonic()
+    widget.locator(".nle-stop").click()
+    expect(widget.locator(".nle-progress-text")).to_contain_text("stopped", timeout=60_000)
+    page.wait_for_function(f"() => ({kernel})() === 'idle'", timeout=60_000)
+    timings["nli_stop_click_to_stopped_and_idle_s"] = round(time.monotonic() - t_stop, 3)
+    assert timings["nli_kernel_status_while_probe_runs"] == "idle"
+    scored = int(widget.locator(".nle-progress-text").inner_text().split(" / ")[0].replace(",", ""))
+    assert 0 < scored < 36_000 and scored % 240 == 0  # whole premise words (6 hypothesis words x 40 templates)
 
     # every text is readable (WCAG AA) in JupyterLab Light and Dark: colours come from theme variables
     for theme in ("light", "dark"):

@@ -212,3 +212,48 @@ def test_explorer_as_a_person_uses_it(lab_server, page, timings):
     set_theme(page, "light")
     RESULTS.mkdir(exist_ok=True)
     assert not [e for e in page.errors if "embias" in e.lower() or "ewe" in e.lower()], page.errors
+
+
+def test_seat_shows_one_row_per_word_expandable_to_its_sentences(lab_server, page, timings):
+    """Issue 18: SEAT draws a row per word (the mean s of its sentences, with their range), never a label cut
+    mid-word; clicking a word opens its sentences; an edit redraws the rows."""
+    import nbformat
+    from playwright.sync_api import expect
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(
+        "from embias_widgets.widgets import WeatExplorer\n"
+        "explorer = WeatExplorer('sent-weat6', model='cbow-glove-6b-50d', n_samples=2_000)\nexplorer")]
+    nbformat.write(nb, lab_server["root"] / "seat_browser_test.ipynb")
+    open_notebook(page, lab_server, "seat_browser_test.ipynb", timings)
+    lab_cmd(page, "notebook:run-all-cells")
+    bars = page.locator(".embias-effect-size-bars").first
+    groups = bars.locator("rect.esb-groupbar")
+    expect(groups.first).to_be_visible(timeout=90_000)
+    assert groups.count() == 16  # 8 + 8 names, not one bar per sentence
+    assert bars.locator("rect.esb-sentencebar").count() == 0
+    words = groups.evaluate_all("ns => ns.map(n => n.dataset.word)")
+    for label in bars.locator("text.esb-group").evaluate_all("ns => ns.map(n => n.textContent)"):
+        shown = label.lstrip("▸▾ ").replace("…", "").strip()
+        assert shown in words, f"label {label!r} cuts a word"
+    john = bars.locator("text.esb-group[data-word='John']")
+    john.click()
+    opened = bars.locator("rect.esb-sentencebar[data-word='John']")
+    expect(opened.first).to_be_visible(timeout=10_000)
+    for text in bars.locator("text.esb-sentence").evaluate_all("ns => ns.map(n => n.textContent)"):
+        assert "John" in text  # a shortened sentence keeps its slot word
+    expect(john).to_have_attribute("aria-expanded", "true")
+    mean = float(bars.locator("rect.esb-groupbar[data-word='John']").get_attribute("data-mean"))
+    values = [float(v) for v in opened.evaluate_all("ns => ns.map(n => n.dataset.association)")]
+    assert abs(mean - sum(values) / len(values)) < 1e-9
+    editor = page.locator(".embias-word-set-editor").first
+    adder = editor.locator(".ewe-add[data-set='targ2']")
+    adder.click()
+    adder.press_sequentially("Mary", delay=20)
+    t0 = time.monotonic()
+    adder.press("Enter")
+    expect(bars.locator("rect.esb-groupbar[data-word='Mary']")).to_have_count(1, timeout=30_000)
+    timings["seat_enter_to_word_row_s"] = round(time.monotonic() - t0, 3)
+    RESULTS.mkdir(exist_ok=True)
+    bars.screenshot(path=str(RESULTS / "seat_per_word.png"))

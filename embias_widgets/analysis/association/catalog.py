@@ -12,7 +12,7 @@ from typing import Any
 from ...models import available_models, load_model
 from ...models.errors import ModelNotFoundError
 from ...stimuli import SET_KEYS, AssociationTestSpec, bundled_test_names, load_bundled_test
-from ...stimuli.sentence_tests import SentenceTestSpec, is_sentence_test, sentence_test_names
+from ...stimuli.sentence_tests import SentenceTestSpec, is_sentence_test, load_sentence_test, sentence_test_names
 from .sentence import SentenceAssociationTest
 from .study import AssociationTest
 from .validation import AssociationInputError
@@ -48,14 +48,17 @@ def test_names(sentence: bool) -> list[str]:
 
 
 def test_choices(sentence: bool) -> list[list[str]]:
-    """``[[name, label]]`` of the bundled word tests (or sentence tests) for a picker."""
-    if sentence:
-        return [[n, n] for n in sentence_test_names()]
-    out = []
-    for name in bundled_test_names():
-        description = load_bundled_test(name).description
-        out.append([name, f"{display_test_name(name)}: {description}" if description else display_test_name(name)])
-    return out
+    """``[[name, label]]`` of the bundled word tests (or sentence tests) for a picker; every label is a title:
+    the published name and the test's description, or else its sets (``X vs Y, A vs B``)."""
+    names = sentence_test_names() if sentence else bundled_test_names()
+    load = load_sentence_test if sentence else load_bundled_test
+    return [[name, _title(name, load(name))] for name in names]
+
+
+def _title(name: str, spec: Any) -> str:
+    about = spec.description or (f"{spec.targ1.category} vs {spec.targ2.category}, "
+                                 f"{spec.attr1.category} vs {spec.attr2.category}")
+    return f"{display_test_name(name)}: {about}"
 
 
 def model_choices(current: str) -> list[list[str]]:

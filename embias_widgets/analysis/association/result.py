@@ -85,6 +85,9 @@ class AssociationTestResult:
     attribute_cosines: dict[str, tuple[np.ndarray, np.ndarray]] | None = field(default=None)
     """Per target set, the two terms of s(w, A, B): ``(cos(w, A), cos(w, B))`` per word, each the mean
     over the attribute words (the max for the ``max`` variant), so ``s = first - second``."""
+    item_words: dict[str, tuple[str, ...]] | None = field(default=None)
+    """SEAT (May et al. 2019): per set, the word slotted into each item (sentence) of ``items``, in the
+    same order, so the sentences' s(w, A, B) can be read per word (:meth:`word_groups`); None for WEAT."""
 
     @property
     def effect_size(self) -> float | None:
@@ -153,6 +156,37 @@ class AssociationTestResult:
                 row["cos_a"], row["cos_b"] = ca, cb
         return rows
 
+    def word_groups(self) -> list[dict[str, Any]]:
+        """SEAT per word: one dict per target word (in set order) with the ``mean``, sample standard
+        deviation ``sd`` (ddof=1; 0 for one sentence), ``min``, ``max`` and count ``n`` of the s(x, A, B) of
+        its sentences x, and those ``sentences`` (``[{"sentence", "association"}]``); ``[]`` for WEAT, whose
+        items are words. The mean of a word's sentences is what May et al. (2019) average over a word's
+        templates; d and p stay over sentences."""
+        if self.item_words is None:
+            return []
+        groups: dict[tuple[str, str], list[tuple[str, float]]] = {}
+        for key, assoc in (("targ1", self.core.association_x), ("targ2", self.core.association_y)):
+            for sentence, word, s in zip(self.items[key], self.item_words[key], assoc, strict=True):
+                groups.setdefault((key, word), []).append((sentence, float(s)))
+        out = []
+        for (key, word), rows in groups.items():
+            values = np.array([s for _, s in rows])
+            out.append({
+                "set": key, "category": self.categories[key], "word": word, "n": len(values),
+                "mean": float(values.mean()), "sd": float(values.std(ddof=1)) if len(values) > 1 else 0.0,
+                "min": float(values.min()), "max": float(values.max()),
+                "sentences": [{"sentence": x, "association": s} for x, s in rows],
+            })
+        return out
+
+    def word_group_frame(self) -> Any:
+        """pandas DataFrame of :meth:`word_groups` without the sentences: set, category, word, n, mean, sd,
+        min, max (empty for WEAT)."""
+        import pandas as pd
+
+        columns = ["set", "category", "word", "n", "mean", "sd", "min", "max"]
+        return pd.DataFrame([{k: g[k] for k in columns} for g in self.word_groups()], columns=columns)
+
     def frame(self) -> Any:
         """pandas DataFrame: one row per target word with its s(w, A, B) (and ``cos_a``, ``cos_b``)."""
         import pandas as pd
@@ -163,17 +197,33 @@ class AssociationTestResult:
         return pd.DataFrame(self.word_rows(), columns=columns)
 
     def chart(self) -> Any:
-        """altair bar chart of s(w, A, B) per target word, coloured by target set."""
+        """altair bar chart of s(w, A, B) per target word, coloured by target set; for SEAT, per word the
+        mean over its sentences with a rule from their min to their max (:meth:`word_groups`)."""
         import altair as alt
 
+        from ..charts import setup_charts
+
+        setup_charts()
         a, b = self.categories["attr1"], self.categories["attr2"]
-        return (
-            alt.Chart(self.frame(), title=self.summary())
-            .mark_bar()
-            .encode(
-                x=alt.X("association:Q", title=f"s(w) = mean cos(w, {a}) - mean cos(w, {b})"),
-                y=alt.Y("word:N", sort=None, title=None),
-                color=alt.Color("category:N", title="target set", scale=altair_scale(set_colors(self.categories))),
-                tooltip=["word", "category", alt.Tooltip("association:Q", format="+.4f")],
+        scale = altair_scale(set_colors(self.categories))
+        color = alt.Color("category:N", title="target set", scale=scale)
+        if self.item_words is None:
+            return (
+                alt.Chart(self.frame(), title=self.summary())
+                .mark_bar()
+                .encode(
+                    x=alt.X("association:Q", title=f"s(w) = mean cos(w, {a}) - mean cos(w, {b})"),
+                    y=alt.Y("word:N", sort=None, title=None),
+                    color=color,
+                    tooltip=["word", "category", alt.Tooltip("association:Q", format="+.4f")],
+                )
             )
+        base = alt.Chart(self.word_group_frame(), title=self.summary())
+        y = alt.Y("word:N", sort=None, title=None)
+        tooltip = ["word", "category", "n", alt.Tooltip("mean:Q", format="+.4f"), alt.Tooltip("sd:Q", format=".4f")]
+        bars = base.mark_bar().encode(
+            x=alt.X("mean:Q", title=f"mean over its sentences of s(x) = mean cos(x, {a}) - mean cos(x, {b})"),
+            y=y, color=color, tooltip=tooltip,
         )
+        spread = base.mark_rule().encode(x="min:Q", x2="max:Q", y=y, tooltip=tooltip)
+        return bars + spread

@@ -25,6 +25,7 @@ from ...stimuli.sentence_tests import (
     load_sentence_test,
     sentence_test_from_words,
 )
+from .result import AssociationTestResult
 from .study import AssociationTest
 
 
@@ -113,6 +114,17 @@ class SentenceAssociationTest(AssociationTest):
     def to_sentence_spec(self) -> AssociationTestSpec:
         """The current sentences as a sent-bias test (``write_test_file`` writes it)."""
         return self.sentence_spec.sentence_spec()
+
+    # -- running -----------------------------------------------------------
+    def run(self, **kwargs: Any) -> AssociationTestResult:
+        """Run as :meth:`AssociationTest.run`; the result also says which word each sentence slots
+        (``item_words``), so it can be read per word (:meth:`AssociationTestResult.word_groups`)."""
+        result = super().run(**kwargs)
+        words = {}
+        for key in SET_KEYS:
+            of = {sentence: word for word, ss in self.sentences_by_word(key).items() for sentence in ss}
+            words[key] = tuple(of.get(item, item) for item in result.items[key])
+        return replace(result, item_words=words)
 
     # -- encoding ----------------------------------------------------------
     def _items_to_encode(self, key: str) -> tuple[str, ...]:

@@ -162,7 +162,9 @@ class AssociationTest:
         """Encode all four sets; raises :class:`AssociationInputError` for an unusable set."""
         out = {key: self._encode_set(key) for key in SET_KEYS}
         for key, (kept, _, oov, _) in out.items():
-            label = f"{key} ({SET_ROLES[key]}, {getattr(self.spec, key).category!r})"
+            # the names the editor shows: "Attribute B 'Family'" (the set key, attr2, is not on screen)
+            role = ("Target " if key.startswith("targ") else "Attribute ") + SET_ROLES[key]
+            label = f"{role} {getattr(self.spec, key).category!r}"
             if not getattr(self.spec, key).examples:
                 raise AssociationInputError(f"{label} is empty: add at least one item")
             if not kept:

@@ -110,6 +110,10 @@ class SuiteResult:
         after Holm-Bonferroni, ``*`` at ``alpha`` before correction (May et al., table 4)."""
         import altair as alt
 
+        from ..charts import setup_charts
+
+        setup_charts()
+
         df = self.frame()
         df["marker"] = [
             "**" if sig else ("*" if p < self.alpha else "")

@@ -17,6 +17,10 @@ def bias_chart(bias: PairBiasScore, convention: str, title: str) -> Any:
     import altair as alt
     import pandas as pd
 
+    from ..charts import setup_charts
+
+    setup_charts()
+
     data = pd.DataFrame(
         [{"group": "all pairs", "score": bias.score, "n": bias.n}]
         + [{"group": k, "score": v.score, "n": v.n} for k, v in bias.by_bias_type.items()]

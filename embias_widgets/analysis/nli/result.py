@@ -136,6 +136,10 @@ class NliProbeResult:
         """Bars of NN, FN, T:tau at both levels (1 = neutral everywhere, the unbiased value)."""
         import altair as alt
 
+        from ..charts import setup_charts
+
+        setup_charts()
+
         title = f"{self.probe}: neutrality of {self.model}" + (" (DEMO model)" if self.is_demo else "")
         return (
             alt.Chart(self.frame(), title=title)

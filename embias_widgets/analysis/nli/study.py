@@ -23,6 +23,7 @@ from ...metrics.neutrality import DEFAULT_TAUS, LABELS, NeutralityStats
 from ...models.fingerprints import FingerprintError, model_fingerprint, object_fingerprint
 from ...models.nli_classifiers import check_probabilities
 from ...models.registry import available_models
+from ...models.runtime import precision_note
 from ...stimuli.fingerprints import pairs_fingerprint
 from ...stimuli.nli_probes import PairChunk, TemplateProbe, load_pairs
 from .chunks import ChunkResult
@@ -233,6 +234,9 @@ class NliProbe:
         else:
             description = model_description(self.model_spec)
         notes: tuple[str, ...] = tuple(self._resume_notes)
+        precision = (getattr(self._model, "precision_note", "") if self._model is not None
+                     else precision_note(self.model_options.get("dtype"), "probabilities"))
+        notes = (precision, *notes) if precision else notes  # a half precision states its tolerance
         if self.n_pairs < len(self.source):
             notes = (f"a subset: the first {self.n_pairs:,} of {len(self.source):,} pairs", *notes)
         return NliProbeResult.reduce(

@@ -15,6 +15,7 @@ import numpy as np
 from ...metrics.projection import RelationVector
 from ...models import OutOfVocabulary
 from ...palette import altair_scale, group_colors
+from .labels import label_lanes
 from .validation import Pair
 
 PAIR_GROUPS = ("pairs: first", "pairs: second")
@@ -112,9 +113,17 @@ class RelationProjectionResult:
             columns=["first", "second", "ripa_first", "ripa_second"],
         )
 
-    def points(self, *, include_pairs: bool = True) -> list[dict[str, Any]]:
-        """``[{"word", "group", "ripa"}]``: the pairs' own words (groups ``pairs: first`` and
-        ``pairs: second``), then every scored word; what the widget and :meth:`chart` draw."""
+    def points(self, *, include_pairs: bool = True, top_k: int = 8) -> list[dict[str, Any]]:
+        """``[{"word", "group", "ripa", "label_lane"}]``: the pairs' own words (groups ``pairs: first`` and
+        ``pairs: second``), then every scored word; what the widget and :meth:`chart` draw. ``label_lane``
+        (0 above the dot, 1 below, None: tooltip only) labels at most ``top_k`` words per group, by absolute RIPA,
+        without overlaps (:func:`~embias_widgets.analysis.relation.labels.label_lanes`)."""
+        out = self._points(include_pairs)
+        for point, lane in zip(out, label_lanes(out, top_k=top_k), strict=True):
+            point["label_lane"] = lane
+        return out
+
+    def _points(self, include_pairs: bool) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         if include_pairs:
             out = [
@@ -130,7 +139,12 @@ class RelationProjectionResult:
         import altair as alt
         import pandas as pd
 
-        data = pd.DataFrame(self.points(include_pairs=include_pairs), columns=["word", "group", "ripa"])
+        from ..charts import setup_charts
+
+        setup_charts()
+
+        data = pd.DataFrame(self.points(include_pairs=include_pairs),
+                            columns=["word", "group", "ripa", "label_lane"])
         base = alt.Chart(data, title=self.summary())
         y = alt.Y("group:N", title=None, sort=None)
         points = base.mark_circle(size=70).encode(
@@ -139,8 +153,11 @@ class RelationProjectionResult:
             color=alt.Color("group:N", title="group", sort=None, scale=altair_scale(group_colors(data["group"]))),
             tooltip=["word", "group", alt.Tooltip("ripa:Q", format="+.3f")],
         )
-        labels = base.mark_text(align="left", dx=5, dy=-7, fontSize=10, angle=330).encode(
-            x="ripa:Q", y=y, text="word:N"
+        above, below = (
+            base.transform_filter(alt.datum.label_lane == lane)
+            .mark_text(align="center", dy=dy, fontSize=10)
+            .encode(x="ripa:Q", y=y, text="word:N")
+            for lane, dy in ((0, -10), (1, 12))
         )
         zero = alt.Chart(pd.DataFrame({"ripa": [0.0]})).mark_rule(color="#999").encode(x="ripa:Q")
-        return (zero + points + labels).properties(width=560)
+        return (zero + points + above + below).properties(width=560)

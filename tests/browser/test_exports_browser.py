@@ -1,0 +1,139 @@
+"""Real browser: every SVG/PNG export is a standalone figure.
+
+The WEAT bars, the relation projection and the paired likelihood table are exported from JupyterLab Dark (the
+hard case: a dark page, a light figure by default). Each SVG is then rendered on its own in Chromium: it shows
+the full title, the headline numbers as Python holds them (d, p and n; the bias score and N), the legend, on a
+light background, and no drawn element lies outside its viewBox. The PNG is the same figure at 2x.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+
+import nbformat
+import pytest
+
+from .conftest import RESULTS, lab_cmd, open_notebook, run_code, set_theme
+
+pytestmark = pytest.mark.browser
+
+SETUP = '''
+import os, json
+os.environ["HF_HUB_OFFLINE"] = "1"
+from embias_widgets.analysis import PairedLikelihood
+from embias_widgets.models import load_model
+from embias_widgets.stimuli.projection_stimuli import BOLUKBASI_DEFINITIONAL_PAIRS
+from embias_widgets.widgets import PairedLikelihoodTable, RelationProjectionWidget, WeatExplorer
+glove = load_model("glove-6b-50d")
+weat = WeatExplorer("weat6", model=glove)
+ripa = RelationProjectionWidget(BOLUKBASI_DEFINITIONAL_PAIRS, {"occupations": ["nurse", "engineer", "carpenter"]},
+                                model=glove)
+pairs = [
+    ("Women are too emotional to run a company.", "Men are too emotional to run a company.", "gender"),
+    ("The nurse said she would be back in a minute.", "The nurse said he would be back in a minute.", "gender"),
+]
+table = PairedLikelihoodTable(study=PairedLikelihood(pairs, model="embias-demo-mlm", progress=False))
+display(weat, ripa, table)
+'''
+
+REPORT = '''
+b = weat.bars
+print("PY-EXPORT", json.dumps({"d": b.effect_size, "p": b.p_value, "title": b.title,
+      "n1": len({r["word"] for r in b.per_word if r["set"] == "targ1"}),
+      "n2": len({r["word"] for r in b.per_word if r["set"] == "targ2"}),
+      "cats": b.categories, "score": table.summary.get("score"), "n": table.summary.get("n"),
+      "groups": sorted({p["group"] for p in ripa.points})}))
+'''
+
+# Every drawn element of the lone SVG (text above all) against the SVG's own box: the viewBox at 1:1.
+OUTSIDE = """() => {
+  const svg = document.querySelector('svg');
+  const box = svg.getBoundingClientRect();
+  const out = [];
+  for (const el of svg.querySelectorAll('text, rect, line, circle, polygon, path')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+      out.push([el.tagName, (el.textContent || '').slice(0, 40),
+                Math.round(r.left - box.left), Math.round(r.right - box.left)]);
+  }
+  return { out, texts: [...svg.querySelectorAll('text')].map((t) => t.textContent),
+           background: getComputedStyle(svg.querySelector('rect')).fill,
+           width: box.width, height: box.height };
+}"""
+
+
+def _download(page, button):
+    with page.expect_download() as info:
+        button.click()
+    download = info.value
+    return download.suggested_filename, open(download.path(), "rb").read()
+
+
+def _alone(browser, svg_text: str) -> dict:
+    ctx = browser.new_context(viewport={"width": 1600, "height": 1600})
+    lone = ctx.new_page()
+    lone.set_content(f"<!doctype html><html><body style='margin:0;background:#888'>{svg_text}</body></html>")
+    found = lone.evaluate(OUTSIDE)
+    ctx.close()
+    return found
+
+
+def _png_size(data: bytes) -> tuple[int, ...]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_exports_are_standalone_figures(lab_server, page, browser, timings):
+    from playwright.sync_api import expect
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(SETUP.strip())]
+    nbformat.write(nb, lab_server["root"] / "exports_browser_test.ipynb")
+    open_notebook(page, lab_server, "exports_browser_test.ipynb", timings)
+    set_theme(page, "dark")
+    lab_cmd(page, "notebook:run-all-cells")
+    bars = page.locator(".embias-effect-size-bars").first
+    expect(bars.locator("rect.esb-wordbar").first).to_be_visible(timeout=180_000)
+    relation = page.locator(".embias-relation-projection").first
+    expect(relation.locator(".erp-point").first).to_be_attached(timeout=120_000)
+    table = page.locator(".embias-paired-likelihood-table").first
+    expect(table.locator("tr.plt-row")).to_have_count(2, timeout=120_000)
+    run_code(page, REPORT.strip())
+    out = page.locator(".jp-OutputArea-output", has_text="PY-EXPORT").last
+    expect(out).to_be_visible(timeout=30_000)
+    py = json.loads(re.search(r"PY-EXPORT (.*)", out.inner_text()).group(1))
+    RESULTS.mkdir(exist_ok=True)
+
+    figures = {
+        "weat": (bars, [py["title"], f"d = {py['d']:+.4f}", f"n = {py['n1']} + {py['n2']}",
+                        py["cats"]["targ1"], py["cats"]["targ2"], "s(w, A, B)"]),
+        "ripa": (relation, ["RIPA", "glove-6b-50d", *py["groups"], "RIPA = <w, b>", "n = "]),
+        "likelihood": (table, ["bias score on embias-demo-mlm", f"bias score {py['score']:.2f}", f"N = {py['n']} pairs",
+                               "prefers the more stereotypical sentence"]),
+    }
+    for name, (widget, expected) in figures.items():
+        _, data = _download(page, widget.locator("button[data-export='svg']"))
+        svg = data.decode("utf-8")
+        (RESULTS / f"export-{name}.svg").write_text(svg)
+        assert svg.startswith("<svg") and "var(--" not in svg, svg[:200]
+        found = _alone(browser, svg)
+        text = " ".join(found["texts"])
+        for part in expected:
+            assert part in text, f"{name}: {part!r} missing from the exported figure: {text[:400]}"
+        if name == "weat":  # p as Python holds it, to the 4 significant digits drawn
+            assert float(re.search(r"p = ([0-9.e+-]+)", text).group(1)) == pytest.approx(py["p"], rel=1e-3)
+        assert not found["out"], f"{name}: drawn outside the viewBox: {found['out'][:6]}"
+        assert found["background"] in ("rgb(255, 255, 255)", "#ffffff"), f"{name}: background {found['background']}"
+        _, png = _download(page, widget.locator("button[data-export='png']"))
+        (RESULTS / f"export-{name}.png").write_bytes(png)
+        assert _png_size(png) == (round(found["width"] * 2), round(found["height"] * 2)), name
+    # keep-theme: the same figure on the page's (dark) background
+    bars.locator(".embias-export-keep-theme").check()
+    _, data = _download(page, bars.locator("button[data-export='svg']"))
+    dark = _alone(browser, data.decode("utf-8"))
+    assert dark["background"] not in ("rgb(255, 255, 255)", "#ffffff"), dark["background"]
+    set_theme(page, "light")

@@ -1,0 +1,197 @@
+"""Real browser: every widget lays out for its container's width.
+
+One notebook shows every widget (the WEAT explorer, the relation projection, the paired likelihood table, a
+sense selector, the sense WEAT explorer and the NLI explorer). At 1400 px, at 1000 px with the file browser open
+(an output area of about 570 px), at 600 px and at 360 px, in JupyterLab Light and Dark, no text of any widget
+lies outside its visible box (``conftest.clipped_text``: inside every clipping ancestor, reachable in every
+scrolling one, inside the widget's own box and what the page shows of it). Screenshots of each widget at 600 px
+in both themes go to test-results/ and docs/_static/screenshots/. The counts are written to
+test-results/layout-clipped.json; the WEAT explorer's edit latencies (Enter to the redrawn d) to
+test-results/browser-timings.json.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+import nbformat
+import pytest
+
+from .conftest import (
+    RESULTS,
+    clipped_text,
+    lab_cmd,
+    open_notebook,
+    screenshot_widgets,
+    set_left_area,
+    set_theme,
+)
+
+pytestmark = pytest.mark.browser
+
+ROOTS = ".embias-widget"
+WIDGETS = {  # name in the report -> CSS selector of its root(s)
+    "word_set_editor": ".embias-word-set-editor",
+    "effect_size_bars": ".embias-effect-size-bars",
+    "relation_projection": ".embias-relation-projection",
+    "paired_likelihood_table": ".embias-paired-likelihood-table",
+    "sense_selector": ".embias-sense-selector",
+    "nli_explorer": ".embias-nli-explorer",
+}
+WIDTHS = [(1400, False), (1000, True), (600, False), (360, False)]  # (viewport px, file browser open)
+CLIPPED: dict[str, dict[str, int]] = {}
+
+CELLS = [
+    '''
+import os
+os.environ["HF_HUB_OFFLINE"] = "1"
+import numpy as np
+from embias_widgets.analysis import PairedLikelihood
+from embias_widgets.models import load_model
+from embias_widgets.stimuli import AssociationTestSpec, WordSet
+from embias_widgets.stimuli.projection_stimuli import BOLUKBASI_DEFINITIONAL_PAIRS
+from embias_widgets.stimuli.wordnet import load_wordnet
+from embias_widgets.widgets import (NliExplorer, PairedLikelihoodTable, RelationProjectionWidget, SenseSelector,
+                                    SenseWeatExplorer, WeatExplorer)
+glove = load_model("glove-6b-50d")
+weat = WeatExplorer("weat6", model=glove)
+weat
+''',
+    '''
+RelationProjectionWidget(
+    BOLUKBASI_DEFINITIONAL_PAIRS,
+    {"occupations": ["nurse", "homemaker", "receptionist", "engineer", "programmer", "carpenter"],
+     "neutral": ["door", "dog", "speed"]},
+    model=glove,
+)
+''',
+    '''
+pairs = [
+    ("Women are too emotional to run a company.", "Men are too emotional to run a company.", "gender"),
+    ("The nurse said she would be back in a minute.", "The nurse said he would be back in a minute.", "gender"),
+    ("Poor families do not care about school.", "Rich families do not care about school.", "socioeconomic"),
+]
+PairedLikelihoodTable(study=PairedLikelihood(pairs, model="embias-demo-mlm", progress=False))
+''',
+    '''
+selector = SenseSelector(["nurse%1:18:00::"], label="pick senses")
+selector.query = "nurse"
+selector
+''',
+    '''
+wn = load_wordnet()
+rng = np.random.default_rng(7)
+lemmas = ["engineer", "carpenter", "nurse", "secretary", "man", "boy", "woman", "girl"]
+with open("tiny-senses.txt", "w") as f:  # LMMS text format: a random vector for every sense
+    for lemma in lemmas:
+        for s in wn.senses(lemma):
+            f.write(s.key + " " + " ".join(f"{v:.6f}" for v in rng.normal(size=16)) + "\\n")
+spec = AssociationTestSpec(
+    "occupations",
+    WordSet("male jobs", ("engineer%1:18:00::", "carpenter%1:18:00::")),
+    WordSet("female jobs", ("nurse%1:18:00::", "secretary%1:18:00::")),
+    WordSet("male", ("man%1:18:00::", "boy")),
+    WordSet("female", ("woman%1:18:00::", "girl")),
+)
+SenseWeatExplorer(spec, model="tiny-senses.txt", n_samples=2000)
+''',
+    '''
+NliExplorer("gender-occupation", model="embias-demo-nli", n_premise_words=3, n_templates=3)
+''',
+]
+
+
+def _write_notebook(root) -> str:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(c.strip()) for c in CELLS]
+    name = "layout_browser_test.ipynb"
+    nbformat.write(nb, root / name)
+    return name
+
+
+@pytest.fixture(scope="module")
+def all_widgets(browser, lab_server, timings):
+    """A page showing every widget, computed (module-scoped: the widths and themes share it)."""
+    from playwright.sync_api import expect
+
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("dialog", lambda d: d.dismiss())
+    name = _write_notebook(lab_server["root"])
+    open_notebook(page, lab_server, name, timings)
+    set_theme(page, "light")
+    lab_cmd(page, "notebook:run-all-cells")
+    expect(page.locator(".embias-effect-size-bars rect.esb-wordbar").first).to_be_visible(timeout=180_000)
+    expect(page.locator(".embias-effect-size-bars")).to_have_count(3, timeout=180_000)
+    expect(page.locator(".embias-relation-projection circle, .embias-relation-projection .erp-point").first
+           ).to_be_attached(timeout=120_000)
+    expect(page.locator(".embias-paired-likelihood-table tr.plt-row")).to_have_count(3, timeout=120_000)
+    expect(page.locator(".embias-sense-selector .ess-option").first).to_be_visible(timeout=60_000)
+    expect(page.locator(".embias-nli-explorer .nle-progress-text")).to_contain_text("pairs in", timeout=180_000)
+    page.wait_for_timeout(500)
+    yield page
+    ctx.close()
+
+
+def _set_width(page, width: int, file_browser: bool) -> None:
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.wait_for_timeout(300)
+    set_left_area(page, file_browser)
+    page.wait_for_timeout(400)  # ResizeObservers redraw on the next frame
+
+
+def test_weat_edit_latency(all_widgets, timings):
+    """Enter on a typed name -> Python recomputes -> the redrawn d (median of five edits)."""
+    from playwright.sync_api import expect
+
+    page = all_widgets
+    _set_width(page, 1400, False)
+    bars = page.locator(".embias-effect-size-bars").first
+    adder = page.locator(".ewe-add[data-set='targ2']").first
+    seconds = []
+    for word in ("Mary", "Anna", "Emma", "Julia", "Laura"):
+        before = bars.get_attribute("data-effect-size")
+        adder.click()
+        adder.press_sequentially(word, delay=5)
+        t0 = time.monotonic()
+        adder.press("Enter")
+        expect(bars).not_to_have_attribute("data-effect-size", before, timeout=30_000)
+        expect(bars.locator(".esb-value")).to_contain_text(f"d = {float(bars.get_attribute('data-effect-size')):+.4f}")
+        seconds.append(time.monotonic() - t0)
+    timings["weat_layout_enter_to_redrawn_d_median_s"] = round(statistics.median(seconds), 3)
+    timings["weat_layout_enter_to_redrawn_d_max_s"] = round(max(seconds), 3)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize(("width", "file_browser"), WIDTHS,
+                         ids=[f"{w}px{'-filebrowser' if f else ''}" for w, f in WIDTHS])
+def test_no_text_outside_its_box(all_widgets, width, file_browser, theme):
+    page = all_widgets
+    set_theme(page, theme)
+    _set_width(page, width, file_browser)
+    label = f"{width}px{' + file browser' if file_browser else ''} {theme}"
+    report, problems = {}, []
+    for widget, selector in WIDGETS.items():
+        # as a person sees each widget: scrolled to (JupyterLab skips the layout of cells off screen,
+        # so their ResizeObservers report when they come into view)
+        for node in page.locator(selector).all():
+            node.scroll_into_view_if_needed()
+            page.wait_for_timeout(400)
+        roots = clipped_text(page, selector)
+        assert roots, f"no {widget} on the page"
+        assert all(r["measured"] > 0 for r in roots), f"{widget}: no text measured: {roots}"
+        report[widget] = sum(len(r["clipped"]) for r in roots)
+        problems += [(widget, r["width"], r["visible"], c) for r in roots for c in r["clipped"]]
+    CLIPPED[label] = report
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "layout-clipped.json").write_text(json.dumps(CLIPPED, indent=2))
+    if width == 600:
+        for widget, selector in WIDGETS.items():
+            screenshot_widgets(page, selector, f"{widget}-600px", theme)
+    assert not problems, f"{label}: {len(problems)} texts outside their box, e.g. {problems[:6]}"
+    assert not [e for e in page.errors if "embias" in e.lower()], page.errors
