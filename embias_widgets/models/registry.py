@@ -42,6 +42,7 @@ class RegisteredModel:
     loader: str | Callable[..., Any]
     description: str
     kind: str  # "static", "sentence", "language-model", ...
+    runs_on_torch: bool = True  # False: numpy vectors, which take no device or dtype
 
 
 _PKG = __package__
@@ -50,6 +51,7 @@ BUILTIN_MODELS: dict[str, RegisteredModel] = {
         f"{_PKG}.static_vectors.glove:load_glove_6b_50d",
         "GloVe 6B, 400k lowercase words x 50 (Pennington et al. 2014), embedded",
         "static",
+        runs_on_torch=False,
     ),
     "all-MiniLM-L6-v2": RegisteredModel(
         f"{_PKG}.sentence_encoders.encoders:load_all_minilm_l6_v2",
@@ -60,6 +62,7 @@ BUILTIN_MODELS: dict[str, RegisteredModel] = {
         f"{_PKG}.sentence_encoders.cbow:load_cbow_glove_6b_50d",
         "CBoW baseline: mean of GloVe 6B 50d word vectors, embedded",
         "sentence",
+        runs_on_torch=False,
     ),
     "embias-demo-mlm": RegisteredModel(
         f"{_PKG}.language_models.demo_mlm:load_registered_demo_mlm",
@@ -121,13 +124,21 @@ def registered_kind(name: str) -> str | None:
     return None if entry is None else entry.kind
 
 
-def load_model(model: Any = "glove-6b-50d", **options: Any) -> Any:
+def load_model(model: Any = "glove-6b-50d", *, device: str | None = None, dtype: str | None = None,
+               **options: Any) -> Any:
     """A model from a registered name, a local path, a gensim ``KeyedVectors``,
     or an already-loaded model (returned as is).
+
+    ``device`` (``"cpu"``, ``"cuda"``, ...; default CUDA when present) and ``dtype`` (``"float32"``, the
+    default, ``"bfloat16"`` or ``"float16"``; see :mod:`embias_widgets.models.runtime`) go to models that run
+    on torch (sentence encoders, the encoder of gloss sense vectors); word vectors are numpy arrays and take
+    neither, so a suite of mixed models can be given one device. A half precision is stated, with its
+    tolerance, in the model's ``options``. Other ``options`` go to the loader (``pooling``, ``layer``, ...).
 
     Raises :class:`ModelNotFoundError` naming the registered models when
     ``model`` is neither registered nor an existing path nor a loadable hub name.
     """
+    runtime = {key: value for key, value in (("device", device), ("dtype", dtype)) if value is not None}
     if not isinstance(model, str | Path):
         if hasattr(model, "index_to_key") and hasattr(model, "vectors"):
             return StaticVectors.from_keyed_vectors(model, **options)
@@ -137,16 +148,16 @@ def load_model(model: Any = "glove-6b-50d", **options: Any) -> Any:
     name = str(model)
     loader = resolve_loader(name)
     if loader is not None:
-        return loader(**options)
+        return loader(**(runtime if _table()[name].runs_on_torch else {}), **options)
     if name.startswith("gloss:"):  # gloss-based sense vectors from any encoder
-        return load_sense_model(name, **options)
+        return load_sense_model(name, **runtime, **options)
     path = Path(name).expanduser()
     if path.is_file():
         return load_vector_file(path, **options)
     from .sentence_encoders.encoders import load_hub_model  # torch, transformers
 
     try:
-        return load_hub_model(name, **options)
+        return load_hub_model(name, **runtime, **options)
     except ModelNotFoundError as err:  # not a model directory, not on the hub, or offline
         names = ", ".join(n for kind in EMBEDDING_KINDS for n in available_models(kind))
         raise ModelNotFoundError(f"unknown model {name!r}: registered embedding models are {names}. {err}") from None
@@ -156,8 +167,9 @@ def load_sense_model(spec: Any, **options: Any) -> Any:
     """A sense-vector model (:class:`~embias_widgets.models.sense_vectors.SenseVectors`) from
     ``"gloss:<encoder>"``, a sense-vector file path, an encoder object or a sense model (returned as is).
 
-    ``options`` go to the encoder (``layer``, ``pooling``, ...) or to
-    :func:`~embias_widgets.models.sense_vectors.load_sense_file` (``keys``).
+    ``options`` go to the encoder (``layer``, ``pooling``, ``device``, ``dtype``, ...) or to
+    :func:`~embias_widgets.models.sense_vectors.load_sense_file` (``keys``; a file of vectors takes no
+    ``device`` or ``dtype``).
     """
     from .sense_vectors import DEFAULT_GLOSS_ENCODER, GlossSenseVectors, SenseVectors, load_sense_file
 
@@ -169,6 +181,7 @@ def load_sense_model(spec: Any, **options: Any) -> Any:
     if text.startswith("gloss:"):
         return load_gloss_vectors(text[len("gloss:") :] or DEFAULT_GLOSS_ENCODER, **options)
     if Path(text).expanduser().is_file() or Path(text).suffix in (".npz", ".txt"):
+        options = {k: v for k, v in options.items() if k not in ("device", "dtype")}
         return load_sense_file(text, **options)  # a file path that does not exist is named as such
     raise ModelNotFoundError(
         f"unknown sense model {text!r}: give 'gloss:<encoder>' (e.g. 'gloss:{DEFAULT_GLOSS_ENCODER}') "

@@ -1,7 +1,11 @@
-"""Where a model runs and how much it reads: its input length, its device and the CPU threads.
+"""Where a model runs and how much it reads: its input length, its device, its dtype, its batch size and the
+CPU threads.
 
 One place for these facts, used by every transformers-backed adapter (sentence encoders, masked- and
-causal-LM scorers, NLI cross-encoders). torch is imported only inside the functions that need it.
+causal-LM scorers, NLI cross-encoders, and gloss sense vectors through their encoder): each loader calls
+:func:`place_model` (device and dtype checked, the model moved) and :func:`token_budget` (tokens per batch:
+as given, else sized from free GPU memory on CUDA, else the CPU default). torch is imported only inside the
+functions that need it.
 """
 
 from __future__ import annotations
@@ -118,3 +122,142 @@ def torch_threads(threads: int) -> Iterator[int]:
         yield threads
     finally:
         torch.set_num_threads(before)
+
+
+# -- dtype ------------------------------------------------------------------------------------------------------
+DTYPES = ("float32", "bfloat16", "float16")
+"""Weights and activations: ``float32`` (the default: results as on any CPU), or a half precision."""
+#: What a half precision changes, per kind of output, against float32: about twice the largest difference
+#: ``bench/bench_dtype.py`` measured on the embedded models on a CPU (all-MiniLM-L6-v2's vectors: cosine
+#: distance at most 4.5e-5 in bfloat16, 1e-6 in float16; the demo MLM's PLL: at most 0.10 per token in
+#: bfloat16, median 0.013; 0.015 in float16); tests/test_dtype_device.py checks them on small models.
+DTYPE_TOLERANCE = {
+    "bfloat16": {"scores": 2e-1, "vectors": 1e-4, "probabilities": 2e-2},
+    "float16": {"scores": 3e-2, "vectors": 2e-6, "probabilities": 5e-3},
+}
+_TOLERANCE_UNITS = {
+    "scores": "log-probability per token",
+    "vectors": "cosine distance per sentence vector",
+    "probabilities": "probability per label",
+}
+
+
+def check_dtype(dtype: str | None, device: str = "cpu") -> str | None:
+    """``dtype`` checked (``None`` stays ``None``: keep float32 weights as they are), or ``ValueError``.
+
+    Half precisions are tried on ``device`` first (a matrix product, a layer norm, a softmax): a torch build
+    that cannot run them there is refused with the message naming what to use instead.
+    """
+    if dtype is None:
+        return None
+    if dtype not in DTYPES:
+        raise ValueError(f"--dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+    if dtype == "float32":
+        return dtype
+    import torch
+
+    try:
+        x = torch.ones(4, 4, dtype=getattr(torch, dtype), device=device)
+        torch.nn.functional.layer_norm(x @ x, (4,)).softmax(-1)
+    except (RuntimeError, TypeError, NotImplementedError) as err:
+        raise ValueError(
+            f"--dtype {dtype}: torch {torch.__version__} cannot run {dtype} on {device} ({err}); "
+            "use --dtype float32" + (" or --dtype bfloat16" if dtype == "float16" else "")
+        ) from None
+    return dtype
+
+
+def precision_note(dtype: str | None, what: str = "scores") -> str:
+    """The options entry for a dtype: ``dtype=bfloat16 (scores agree with float32 to about 5e-02 ...)``;
+    ``""`` for float32 (nothing to state). ``what``: ``"scores"``, ``"vectors"`` or ``"probabilities"``."""
+    if dtype in (None, "float32"):
+        return ""
+    bound = DTYPE_TOLERANCE[dtype][what]
+    return f"dtype={dtype} ({what} agree with float32 to about {bound:.0e} {_TOLERANCE_UNITS[what]})"
+
+
+def place_model(model: Any, device: str | None = None, dtype: str | None = None) -> tuple[Any, str, str]:
+    """Move ``model`` to ``device`` (checked; default CUDA when present) in ``dtype`` (checked).
+
+    ``dtype=None`` keeps float32 and float64 weights as they are and brings half-precision weights (a
+    checkpoint saved in float16) to float32, so results without ``dtype`` are float32 results.
+    Returns ``(model in eval mode, device, dtype name)``.
+    """
+    import torch
+
+    device = default_device(device or None)
+    check_device(device)
+    dtype = check_dtype(dtype, device)
+    current = next((p.dtype for p in model.parameters()), torch.float32) if hasattr(model, "parameters") else None
+    if dtype is None:
+        dtype = "float32" if current in (torch.float16, torch.bfloat16) else str(current or "float32").split(".")[-1]
+    model = model.to(device=device, dtype=getattr(torch, dtype))
+    return model.eval(), device, dtype
+
+
+# -- batch size -------------------------------------------------------------------------------------------------
+#: Share of the free GPU memory (after the weights are loaded) one batch's activations may take.
+GPU_MEMORY_SHARE = 0.4
+#: Bounds of a memory-sized token budget: at least one full-length sequence, at most this many tokens.
+MAX_GPU_TOKENS = 1 << 18
+
+
+def bytes_per_token(model: Any, dtype: str = "float32") -> int:
+    """A generous bound on the memory one token of a batch takes in a forward pass without gradients.
+
+    One layer's activations live at a time: the residual stream, queries/keys/values, the feed-forward
+    layer and (eager attention) one row of attention scores per head, in ``dtype``, twice over for
+    temporaries; plus float32 logits and log-probabilities over the vocabulary (a causal LM's passes and the
+    NLI head take one row per token).
+    """
+    config = getattr(model, "config", None)
+    hidden = int(getattr(config, "hidden_size", 0) or getattr(config, "n_embd", 0) or 768)
+    inner = int(getattr(config, "intermediate_size", 0) or getattr(config, "n_inner", 0) or 4 * hidden)
+    heads = int(getattr(config, "num_attention_heads", 0) or getattr(config, "n_head", 0) or 12)
+    length = input_length(model) or 512
+    vocab = int(getattr(config, "vocab_size", 0) or 50_000)
+    width = 2 if dtype in ("bfloat16", "float16") else 8 if dtype == "float64" else 4
+    return 2 * width * (4 * hidden + inner + heads * length) + 2 * 4 * vocab
+
+
+def token_budget(requested: int | None, model: Any, device: str, dtype: str = "float32", *,
+                 cpu_default: int = 8192) -> int:
+    """Most tokens (rows x length) in one forward batch.
+
+    ``requested`` when given; on the CPU ``cpu_default`` (as before: CPU results do not change); on CUDA the
+    free memory (``torch.cuda.mem_get_info``) times :data:`GPU_MEMORY_SHARE` over :func:`bytes_per_token`,
+    at least one full-length sequence. Batches are sorted by length and capped at this many tokens, so a
+    long sentence shares its batch with fewer others and none runs out of memory.
+    """
+    if requested is not None:
+        if isinstance(requested, bool) or int(requested) != requested or requested < 1:
+            raise ValueError(f"`token_budget` must be a positive number of tokens, got {requested!r}")
+        return int(requested)
+    if not str(device).startswith("cuda"):
+        return cpu_default
+    import torch
+
+    free, _total = torch.cuda.mem_get_info(torch.device(device))
+    fitted = int(free * GPU_MEMORY_SHARE) // bytes_per_token(model, dtype)
+    return max(input_length(model) or 512, min(MAX_GPU_TOKENS, fitted))
+
+
+@contextmanager
+def inference(device: str, dtype: str | None = None) -> Iterator[None]:
+    """``torch.inference_mode()`` for a forward loop; on CUDA in a half precision also without cuDNN's
+    attention kernel (torch's flash, memory-efficient and math kernels stay), restored after the block.
+
+    cuDNN builds a plan for every new (rows, length) shape, and batches of equal-length sequences come in
+    many shapes: on an H200, BERT-base PLL in bfloat16 ran 130 sentences/s with it and 530 without, float32
+    430 (``bench/bench_device.py``).
+    """
+    import torch
+
+    with torch.inference_mode():
+        if not (str(device).startswith("cuda") and dtype in ("bfloat16", "float16")):
+            yield
+            return
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+
+        with sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH]):
+            yield

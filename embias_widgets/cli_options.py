@@ -1,0 +1,28 @@
+"""Options shared by every command that loads a model: ``--device`` and ``--dtype``, one wording and one
+check (:func:`embias_widgets.models.runtime.check_device` / ``check_dtype``, reached through the loaders).
+
+Kept apart so ``cli``, ``cli_nli`` and ``cli_report`` add the same options without importing each other.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from .models.runtime import DTYPES
+
+
+def add_device_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--device`` and ``--dtype`` to a subcommand's parser."""
+    parser.add_argument("--device", default=None,
+                        help="cpu, cuda, cuda:1, ... (default: cuda when present, else cpu; asking for cuda on a "
+                        "machine without it is an error, not a silent CPU run)")
+    parser.add_argument("--dtype", choices=DTYPES, default=None,
+                        help="weights and activations of torch models: float32 (the default: exact results), "
+                        "bfloat16 or float16 (faster on a GPU; the result states the tolerance); word vectors "
+                        "ignore it")
+
+
+def device_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``device`` and ``dtype`` the user gave, as model options (nothing when they gave neither)."""
+    return {key: value for key in ("device", "dtype") if (value := getattr(args, key, None)) is not None}
