@@ -119,7 +119,7 @@ def test_all_expands_to_the_papers_suite():
 
 def test_a_failing_row_names_its_test_and_model():
     tiny = StaticVectors(["rose"], [[1.0, 0.0]], name="tiny")
-    with pytest.raises(AssociationInputError, match=r"test 'weat1' on model 'tiny': targ2"):
+    with pytest.raises(AssociationInputError, match=r"test 'weat1' on model 'tiny': Target Y 'Insects'"):
         run_suite(["weat1"], [tiny])
     with pytest.raises(ValueError, match="at least one test and one model"):
         run_suite([], [tiny])
