@@ -12,9 +12,10 @@ import { createHistory } from "./lib/history.js";
 import { metricName, replacePair, withGroupHeadings } from "./lib/likelihood.js";
 import { createChoices, fillChoices, rowsCSV } from "./lib/likelihood_controls.js";
 import { createAdder, editorRow } from "./lib/likelihood_editor.js";
+import { createPager, pageOf } from "./lib/likelihood_pages.js";
 import { headingRow, pairRow, tableHead } from "./lib/likelihood_rows.js";
 import { BAR_WIDTH, drawGroups, drawLegend, drawSummary } from "./lib/likelihood_summary.js";
-import { busyIndicator, button, errorState, helpButton, mountRoot, toolbar } from "./lib/ui.js";
+import { busyIndicator, button, errorState, helpButton, mountRoot, toolbar, watchWidth } from "./lib/ui.js";
 
 const REDRAW_ON = [
   "rows", "order", "summary", "bias_types", "metrics", "metric", "convention", "bias_type_filter", "sort_by",
@@ -71,10 +72,16 @@ function labelled(text, node) {
   return h("label", { className: "embias-label" }, text, node);
 }
 
-/** The table body: pair rows (or the editor of one), with group headings when grouped. */
+/** The table body: one page of pair rows (or the editor of one), with group headings when grouped. */
 function createBody(model, pairs) {
   const body = h("tbody", {});
   let editing = -1;
+  let page = 0;
+  const pager = createPager((delta) => {
+    page += delta;
+    editing = -1;
+    draw();
+  });
   function rowFor(row) {
     const records = model.get("pairs") || [];
     if (row.index === editing) {
@@ -99,15 +106,22 @@ function createBody(model, pairs) {
     const rows = model.get("rows") || [];
     const order = model.get("order") || [];
     const field = model.get("group_by");
+    const shown = pageOf(order, rows.length, page);
+    page = shown.page;
+    pager.show(shown);
     if (field) {
-      const entries = withGroupHeadings(order, rows, (r) => (field === "sense_key" ? r.sense_key || "(none)" : r.bias_type));
+      const entries = withGroupHeadings(shown.indices, rows, (r) => (field === "sense_key" ? r.sense_key || "(none)" : r.bias_type));
       body.replaceChildren(...entries.map((e) => ("heading" in e ? heading(e.heading) : rowFor(rows[e.index]))));
     } else {
-      body.replaceChildren(...order.filter((i) => i < rows.length).map((i) => rowFor(rows[i])));
+      body.replaceChildren(...shown.indices.map((i) => rowFor(rows[i])));
     }
-    return order.length;
+    return shown.total;
   }
-  return { body, draw };
+  /** Back to the first page (a new sort, filter or grouping). */
+  function firstPage() {
+    page = 0;
+  }
+  return { body, draw, pager: pager.node, firstPage };
 }
 
 function render({ model, el }) {
@@ -122,6 +136,7 @@ function render({ model, el }) {
   });
   const summaryText = h("div", { className: "plt-summary-text" });
   const summarySvg = s("svg", { width: BAR_WIDTH, height: 46, class: "plt-summary" });
+  let barWidth = BAR_WIDTH; // the summary bar follows the widget's width (watchWidth below), up to BAR_WIDTH
   const help = helpButton(["cps", "pll", "pll_word_l2r", "aul", "more_likely", "minimal_edit"]);
   const controls = toolbar(
     labelled("score ", choices.metric),
@@ -149,7 +164,7 @@ function render({ model, el }) {
     fillChoices(choices, model);
     const failed = error.show(model); // an error, or scores of previous pairs: cleared from view
     busy.node.title = `last scoring took ${Math.round(model.get("elapsed_ms") || 0)} ms`;
-    drawSummary(summarySvg, summaryText, failed ? { ...summary, score: null } : summary);
+    drawSummary(summarySvg, summaryText, failed ? { ...summary, score: null } : summary, barWidth);
     if (failed) summaryText.textContent = "bias score: not computed (see the error)";
     drawGroups(groupsBox, failed ? { ...summary, groups: [] } : summary);
     el.dataset.score = failed || summary.score === null || summary.score === undefined ? "" : String(summary.score);
@@ -159,6 +174,14 @@ function render({ model, el }) {
   }
 
   const unlisten = listen(model, REDRAW_ON, update);
+  const unlistenView = listen(model, ["sort_by", "group_by", "bias_type_filter"], () => {
+    table.firstPage();
+    update();
+  });
+  const unwatch = watchWidth(el, (width) => {
+    barWidth = width;
+    update();
+  }, { min: 200, max: BAR_WIDTH });
   const unlistenBusy = listen(model, ["busy"], () => {
     if (model.get("busy")) busy.set(true, "scoring…");
   });
@@ -168,9 +191,12 @@ function render({ model, el }) {
     update();
   });
   update();
-  const tableNode = h("table", { className: "plt-table" }, tableHead(), table.body);
-  el.append(title, demo, controls, help.panel, summaryText, summarySvg, groupsBox, metricLabel, error.node, tableNode, adder, legend);
+  const tableNode = h("table", { className: "plt-table" }, ...tableHead(), table.body);
+  el.append(title, demo, controls, help.panel, summaryText, summarySvg, groupsBox, metricLabel, error.node, table.pager, tableNode,
+    adder, legend);
   return () => {
+    unwatch();
+    unlistenView();
     unlisten();
     unlistenBusy();
     unlistenRevision();

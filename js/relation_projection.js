@@ -8,9 +8,10 @@ import { h, listen, s, signed, splitItems } from "./lib/dom.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
 import { createHistory } from "./lib/history.js";
 import { estimateWidth, placeLabels } from "./lib/labels.js";
-import { groupColors } from "./lib/palette.js";
+import { colorName, groupColors } from "./lib/palette.js";
 import { keptAxis, linear, tickLabel } from "./lib/scale.js";
 import { busyIndicator, button, errorState, group, helpButton, mountRoot, toolbar, watchWidth } from "./lib/ui.js";
+import { wrapWords } from "./lib/wrap.js";
 
 let WIDTH = 680; // the drawing width: set from the root's width (watchWidth) before each draw
 const MARGIN = { left: 130, right: 24, top: 34, bottom: 40 };
@@ -177,7 +178,8 @@ function groupsEditor(model, commit) {
 // -- the plot ------------------------------------------------------------------
 function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
   const order = [...new Set(points.map((p) => p.group))];
-  const height = MARGIN.top + Math.max(1, order.length) * ROW + MARGIN.bottom;
+  const axisLines = wrapWords(axisLabel, WIDTH - 8); // a narrow plot wraps its axis label at words
+  const height = MARGIN.top + Math.max(1, order.length) * ROW + MARGIN.bottom + (axisLines.length - 1) * 13;
   svg.setAttribute("height", String(height));
   svg.replaceChildren();
   if (!domain || domain.length !== 2 || points.length === 0) {
@@ -185,14 +187,18 @@ function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
     return;
   }
   const x = linear(domain, [MARGIN.left, WIDTH - MARGIN.right]);
-  const axisY = height - MARGIN.bottom;
+  const axisY = height - MARGIN.bottom - (axisLines.length - 1) * 13;
   for (const t of ticks || []) {
     svg.append(
       s("line", { x1: x(t), x2: x(t), y1: MARGIN.top - 12, y2: axisY, class: t === 0 ? "erp-zero" : "erp-grid" }),
       s("text", { x: x(t), y: axisY + 14, "text-anchor": "middle", class: "erp-tick" }, tickLabel(t)),
     );
   }
-  svg.append(s("text", { x: (MARGIN.left + WIDTH - MARGIN.right) / 2, y: height - 6, "text-anchor": "middle", class: "erp-axis-label" }, axisLabel));
+  const centred = axisLines.length > 1 || estimateWidth(axisLines[0], 11) > WIDTH - MARGIN.left - MARGIN.right;
+  const labelX = centred ? WIDTH / 2 : (MARGIN.left + WIDTH - MARGIN.right) / 2;
+  const axisText = s("text", { x: labelX, y: axisY + 34, "text-anchor": "middle", class: "erp-axis-label" });
+  axisText.append(...axisLines.map((line, i) => s("tspan", { x: labelX, dy: i ? 13 : 0 }, line)));
+  svg.append(axisText);
   const hover = s("text", { class: "erp-hover-label", "text-anchor": "middle", visibility: "hidden" });
   order.forEach((group, row) => {
     const y = MARGIN.top + row * ROW + ROW / 2;
@@ -242,6 +248,12 @@ function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
     });
   });
   svg.append(hover);
+}
+
+/** "crimson and grey dots: the pairs' own first and second words": the colour names the palette draws
+ * (palette.json "names"), the same words as the notebook's text. */
+function pairWords(colors) {
+  return `${colorName(colors.get("pairs: first"))} and ${colorName(colors.get("pairs: second"))} dots: the pairs' own first and second words`;
 }
 
 function colorMap(model) {
@@ -296,7 +308,7 @@ function render({ model, el }) {
     figure: () => ({
       title: `RIPA: words projected on the relation vector b (${model.get("model_name") || "model"})`,
       subtitle: model.get("axis_label") || "",
-      lines: [model.get("summary") || "", `n = ${(model.get("points") || []).length} words in ${new Set((model.get("points") || []).map((p) => p.group)).size} rows`],
+      lines: [model.get("summary") || "", `n = ${(model.get("points") || []).length} words in ${new Set((model.get("points") || []).map((p) => p.group)).size} rows; ${pairWords(colorMap(model))}`],
       legend: [...colorMap(model)].filter(([g]) => (model.get("points") || []).some((p) => p.group === g)).map(([g, c]) => [g, c]),
     }),
     csv: () =>
@@ -337,7 +349,8 @@ function render({ model, el }) {
         sw.style.background = colors.get(g);
         return h("span", { className: "erp-legend-item" }, sw, g);
       }),
-      h("span", { text: "x: RIPA(w) = ⟨w, b⟩; 'pairs: first/second' are the pairs' own words; hover a dot for its value" }),
+      h("span", { className: "erp-legend-pairs", text: pairWords(colors) }),
+      h("span", { text: "x: RIPA(w) = ⟨w, b⟩; hover a dot for its value" }),
     );
     legend.hidden = points.length === 0;
     if (points.length) axis = keptAxis(points.map((p) => p.ripa), axis, { keep: Boolean(model.get("keep_axis")) });

@@ -197,6 +197,8 @@ function render({ model, el }) {
   const testPicker = select("test", [], "", pick("test_name"), { className: "ewe-test-picker", title: "choose a bundled test" });
   const modelPicker = select("model", [], "", pick("model_name"), { className: "ewe-model-picker", title: "choose a model" });
   const help = helpButton(["d", "p", "significance", "sw", "small_sets"]);
+  // the dropdown shows short labels ("weat6 · career vs family"); the chosen test's full title wraps below it
+  const testTitle = h("div", { className: "ewe-test-title", attrs: { "aria-live": "polite" } });
   const bar = toolbar(testPicker.label, modelPicker.label, group(undo, reset), busy.node, h("span", { className: "embias-spacer" }), help.button);
 
   const importBox = h("textarea", {
@@ -237,6 +239,10 @@ function render({ model, el }) {
     const tests = model.get("test_choices") || [];
     testPicker.setOptions(model.get("test_name") ? tests : [["", "(custom sets)"], ...tests], model.get("test_name") || "");
     testPicker.label.hidden = tests.length === 0;
+    const chosen = tests.find((c) => c[0] === model.get("test_name"));
+    testTitle.textContent = chosen ? chosen[2] || chosen[1] : "";
+    testTitle.hidden = !chosen;
+    testPicker.node.title = chosen ? chosen[2] || chosen[1] : "choose a bundled test";
     const models = model.get("model_choices") || [];
     modelPicker.setOptions(models, model.get("model_name") || "");
     modelPicker.label.hidden = models.length === 0;
@@ -258,7 +264,7 @@ function render({ model, el }) {
   const unlistenRevision = listen(model, ["revision"], onResult);
   const unlistenTest = listen(model, ["test_name"], () => history.clear());
   update();
-  el.append(bar, help.panel, h("div", { className: "ewe-grid" }, columns.map((c) => c.node)), error.node, notes, io);
+  el.append(bar, testTitle, help.panel, h("div", { className: "ewe-grid" }, columns.map((c) => c.node)), error.node, notes, io);
   return () => {
     unlisten();
     unlistenBusy();

@@ -121,7 +121,7 @@ def test_sampled_test_shows_a_provisional_p_first_then_the_full_p(glove):
     from embias_widgets.metrics.permutation import sampling_block_rows
 
     shown = []
-    explorer = WeatExplorer("weat1", model=glove, n_samples=60_000)
+    explorer = WeatExplorer("weat1", model=glove, n_samples=60_000, sampler="keys")
     original = explorer.bars.show
 
     def record(result, **kw):
@@ -142,7 +142,7 @@ def test_sampled_test_shows_a_provisional_p_first_then_the_full_p(glove):
     assert first.effect_size == final.effect_size  # d is final from the start
     # The provisional p counts over exactly the first block of the full run's splits (same seed).
     np.testing.assert_array_equal(first.core.null_distribution, final.core.null_distribution[:block])
-    reference = AssociationTest("weat1", model=glove, n_samples=60_000)
+    reference = AssociationTest("weat1", model=glove, n_samples=60_000, sampler="keys")
     reference.set_items("targ1", sets["targ1"]["examples"])
     assert final_p == reference.run().pvalue
     assert explorer.first_ms <= explorer.elapsed_ms
@@ -158,7 +158,7 @@ def test_exact_test_shows_one_final_p(explorer):
 
 def test_explorer_pickers_load_a_test_and_a_model(explorer):
     label = "WEAT 1: Flowers vs insects with pleasant vs unpleasant (Caliskan Test 1)"
-    assert ["weat1", label] in explorer.editor.test_choices
+    assert ["weat1", "weat1 · flowers vs insects", label] in explorer.editor.test_choices
     assert {"glove-6b-50d", "cbow-glove-6b-50d"} <= {name for name, _ in explorer.editor.model_choices}
     assert explorer.bars.title.startswith("WEAT 6: Male vs female names")
     explorer.editor.set_state({"test_name": "weat1"})

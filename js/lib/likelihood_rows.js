@@ -15,9 +15,17 @@ const HEADINGS = [
   "",
 ];
 
-/** The table's header row. */
+// fixed column widths (with `table-layout: fixed` in the CSS): editing a row or a new page of rows never moves
+// the columns; the two sentences share what is left
+const COLUMNS = ["plt-col-type", "plt-col-sentence", "plt-col-score", "plt-col-sentence", "plt-col-score", "plt-col-difference",
+  "plt-col-prefers", "plt-col-actions"];
+
+/** The table's column widths and header row (a colgroup and a thead, in that order). */
 export function tableHead() {
-  return h("thead", {}, h("tr", {}, ...HEADINGS.map((text) => h("th", { text }))));
+  return [
+    h("colgroup", {}, ...COLUMNS.map((className) => h("col", { className }))),
+    h("thead", {}, h("tr", {}, ...HEADINGS.map((text) => h("th", { text })))),
+  ];
 }
 
 /** One sentence with its tokens, marked when the model prefers it. */

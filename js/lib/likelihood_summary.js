@@ -4,6 +4,7 @@ import { h, s } from "./dom.js";
 import { heatColor, metricName } from "./likelihood.js";
 import { linear } from "./scale.js";
 
+/** The summary bar's widest drawing (px); narrower widgets draw it at their own width (`drawSummary`'s `width`). */
 export const BAR_WIDTH = 420;
 const GROUP_BAR = 160;
 
@@ -20,12 +21,18 @@ function scoreBar(x, ref, score, { y, height }) {
   });
 }
 
-/** The headline: a track, five ticks (ends, reference, halfway points), the score bar and the reference. */
-export function drawSummary(svg, text, summary) {
+/**
+ * The headline: a track, five ticks (ends, reference, halfway points), the score bar and the reference, drawn
+ * `width` px wide (the widget's width from `watchWidth`, at most BAR_WIDTH): the end ticks stay inside.
+ */
+export function drawSummary(svg, text, summary, width = BAR_WIDTH) {
+  const w = Math.max(120, Math.min(BAR_WIDTH, Math.round(width)));
   const [lo, hi] = summary.axis || [0, 100];
-  const x = linear([lo, hi], [10, BAR_WIDTH - 10]);
+  const x = linear([lo, hi], [12, w - 12]);
   const ref = summary.reference ?? 50;
-  svg.replaceChildren(s("rect", { x: 10, y: 8, width: BAR_WIDTH - 20, height: 18, class: "plt-track" }));
+  svg.setAttribute("width", String(w));
+  svg.setAttribute("viewBox", `0 0 ${w} 46`);
+  svg.replaceChildren(s("rect", { x: 12, y: 8, width: w - 24, height: 18, class: "plt-track" }));
   for (const tick of [lo, (lo + ref) / 2, ref, (ref + hi) / 2, hi]) {
     svg.append(s("text", { x: x(tick), y: 40, "text-anchor": "middle", class: "plt-tick" }, String(tick)));
   }
@@ -63,11 +70,16 @@ function groupText(g) {
 }
 
 function groupLine(g, x, ref, bySense) {
+  // the name (a sense key when grouped by sense) and its bar stay together on one line; the numbers may wrap
   return h(
     "div",
     { className: "plt-group", dataset: { group: g.name, score: String(g.score) } },
-    h("span", { className: bySense ? "plt-group-name plt-sense-key" : "plt-group-name", text: g.name }),
-    groupBar(x, ref, g.score),
+    h(
+      "span",
+      { className: "plt-group-head" },
+      h("span", { className: bySense ? "plt-group-name plt-sense-key" : "plt-group-name", text: g.name, title: g.name }),
+      groupBar(x, ref, g.score),
+    ),
     h("span", { className: "plt-group-score", text: groupText(g) }),
     g.gloss ? h("span", { className: "plt-group-gloss", text: g.gloss }) : null,
     g.problem ? h("span", { className: "plt-group-problem", text: g.problem }) : null,

@@ -4,7 +4,8 @@ One notebook shows every widget (the WEAT explorer, the relation projection, the
 sense selector, the sense WEAT explorer and the NLI explorer). At 1400 px, at 1000 px with the file browser open
 (an output area of about 570 px), at 600 px and at 360 px, in JupyterLab Light and Dark, no text of any widget
 lies outside its visible box (``conftest.clipped_text``: inside every clipping ancestor, reachable in every
-scrolling one, inside the widget's own box and what the page shows of it). Screenshots of each widget at 600 px
+scrolling one, inside the widget's own box and what the page shows of it); 360 px is the floor every widget
+must fit. Every clipped text is written to test-results/layout-clipped-texts.json. Screenshots of each widget at 600 px
 in both themes go to test-results/ and docs/_static/screenshots/. The counts are written to
 test-results/layout-clipped.json; the WEAT explorer's edit latencies (Enter to the redrawn d) to
 test-results/browser-timings.json.
@@ -41,7 +42,10 @@ WIDGETS = {  # name in the report -> CSS selector of its root(s)
     "nli_explorer": ".embias-nli-explorer",
 }
 WIDTHS = [(1400, False), (1000, True), (600, False), (360, False)]  # (viewport px, file browser open)
+# 360 px is the floor the widgets must fit: an output area of about 244 px (sense keys cut at a key boundary,
+# axis labels wrapped at words, the test picker's short labels with the full title below)
 CLIPPED: dict[str, dict[str, int]] = {}
+PROBLEMS: dict[str, list] = {}
 
 CELLS = [
     '''
@@ -188,8 +192,10 @@ def test_no_text_outside_its_box(all_widgets, width, file_browser, theme):
         report[widget] = sum(len(r["clipped"]) for r in roots)
         problems += [(widget, r["width"], r["visible"], c) for r in roots for c in r["clipped"]]
     CLIPPED[label] = report
+    PROBLEMS[label] = problems
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "layout-clipped.json").write_text(json.dumps(CLIPPED, indent=2))
+    (RESULTS / "layout-clipped-texts.json").write_text(json.dumps(PROBLEMS, indent=1))
     if width == 600:
         for widget, selector in WIDGETS.items():
             screenshot_widgets(page, selector, f"{widget}-600px", theme)

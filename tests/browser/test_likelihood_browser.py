@@ -12,7 +12,16 @@ import time
 import nbformat
 import pytest
 
-from .conftest import RESULTS, check_contrast, lab_cmd, open_notebook, run_last_cell, screenshot_widgets, set_theme
+from .conftest import (
+    RESULTS,
+    check_contrast,
+    lab_cmd,
+    open_notebook,
+    run_last_cell,
+    screenshot_widgets,
+    set_left_area,
+    set_theme,
+)
 
 WIDGET = ".embias-paired-likelihood-table"
 
@@ -160,4 +169,92 @@ def test_pair_scores_appear_and_preferred_side_is_marked(lab_server, page, timin
     assert page.dialogs == []
     RESULTS.mkdir(exist_ok=True)
     widget.screenshot(path=str(RESULTS / "paired_likelihood_table.png"))
+    assert not [e for e in page.errors if "plt" in e.lower() or "likelihood" in e.lower()], page.errors
+
+
+def _write_many_pairs_notebook(root, model_dir) -> str:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import os\n"
+        "os.environ['HF_HUB_OFFLINE'] = '1'\n"
+        "from embias_widgets.models.language_models.loading import load_likelihood_model\n"
+        "from embias_widgets.widgets import PairedLikelihoodTable\n"
+        f"scorer = load_likelihood_model({str(model_dir)!r}, device='cpu', progress=False)\n"
+        "keys = ('nurse%1:18:00::', 'nurse%1:18:01::')\n"
+        "pairs = [{'stereo': f'The nurse number {i} said she was tired.', 'anti': f'The nurse number {i} said he was "
+        "tired.', 'bias_type': 'gender', 'sense_key': keys[i % 2]} for i in range(90)]\n"
+        "PairedLikelihoodTable(pairs, model=scorer)"
+    )]
+    name = "likelihood_pages_browser_test.ipynb"
+    nbformat.write(nb, root / name)
+    return name
+
+
+def _column_widths(widget) -> list[float]:
+    widths = "ths => ths.map(th => th.getBoundingClientRect().width)"
+    return widget.locator("table.plt-table thead th").evaluate_all(widths)
+
+
+def test_ninety_pairs_in_pages_with_columns_that_stay(lab_server, page, timings):
+    """90 sense pairs: 50 rows a page with Prev/Next and "rows 1–50 of 90" (was one 5,357 px table); the columns
+    keep their widths when a row opens for editing; grouped by sense key, each key sits on its bar's line; the
+    summary bar is drawn at the widget's width down to a 360 px screen."""
+    from _tiny_lm import tiny_mlm_dir
+    from playwright.sync_api import expect
+
+    open_notebook(page, lab_server, _write_many_pairs_notebook(lab_server["root"], tiny_mlm_dir()), timings)
+    set_theme(page, "light")
+    lab_cmd(page, "notebook:run-all-cells")
+    widget = page.locator(WIDGET).first
+    rows = widget.locator("tr.plt-row")
+    expect(rows).to_have_count(50, timeout=120_000)
+    expect(widget).to_have_attribute("data-n-rows", "90")
+    text = widget.locator(".plt-page-text")
+    expect(text).to_have_text("rows 1–50 of 90")
+    expect(widget.locator(".plt-prev")).to_be_disabled()
+    timings["likelihood_90_pairs_page_height_px"] = round(widget.bounding_box()["height"])
+    widget.locator(".plt-next").click()
+    expect(text).to_have_text("rows 51–90 of 90")
+    expect(rows).to_have_count(40)
+    expect(rows.first).to_have_attribute("data-index", "50")
+    expect(widget.locator(".plt-next")).to_be_disabled()
+    widget.locator(".plt-prev").click()
+    expect(rows.first).to_have_attribute("data-index", "0")
+
+    # columns do not jump while editing (fixed layout): the header widths are the same with an editor open
+    before = _column_widths(widget)
+    rows.nth(3).locator(".plt-edit").click()
+    expect(widget.locator("tr.plt-editing")).to_have_count(1)
+    after = _column_widths(widget)
+    assert len(before) == 8 and max(abs(a - b) for a, b in zip(before, after, strict=True)) < 0.5, (before, after)
+    widget.locator("tr.plt-editing .plt-cancel").click()
+    expect(widget.locator("tr.plt-editing")).to_have_count(0)
+
+    # grouped by sense key: back to the first page, and every key on the same line as its own bar
+    widget.locator(".plt-next").click()
+    expect(text).to_have_text("rows 51–90 of 90")
+    widget.locator("select.plt-group-by").select_option("sense_key")
+    expect(text).to_have_text("rows 1–50 of 90", timeout=30_000)
+    expect(widget.locator(".plt-group")).to_have_count(2, timeout=30_000)
+    for line in widget.locator(".plt-group").all():
+        name, bar = line.locator(".plt-group-name").bounding_box(), line.locator("svg.plt-group-bar").bounding_box()
+        assert name["y"] < bar["y"] + bar["height"] and bar["y"] < name["y"] + name["height"], (name, bar)
+        assert bar["x"] >= name["x"] + name["width"] - 0.5
+
+    # the summary bar follows the widget's width, its end ticks inside it
+    for width in (1400, 360):
+        page.set_viewport_size({"width": width, "height": 1000})
+        set_left_area(page, False)
+        widget.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        box = widget.bounding_box()
+        svg = widget.locator("svg.plt-summary")
+        drawn = float(svg.get_attribute("width"))
+        assert drawn <= box["width"] + 0.5, (width, drawn, box)
+        for tick in svg.locator("text.plt-tick").all():
+            t = tick.bounding_box()
+            assert box["x"] - 0.5 <= t["x"] and t["x"] + t["width"] <= box["x"] + box["width"] + 0.5, (width, t, box)
+        if width == 1400:
+            assert drawn == 420
     assert not [e for e in page.errors if "plt" in e.lower() or "likelihood" in e.lower()], page.errors

@@ -7,6 +7,7 @@ The explorer's pickers and the suite ask here, so a test name means the same stu
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...models import available_models, load_model
@@ -25,6 +26,7 @@ __all__ = [
     "display_test_name",
     "load_association_model",
     "model_choices",
+    "short_test_label",
     "test_choices",
     "test_names",
 ]
@@ -48,11 +50,69 @@ def test_names(sentence: bool) -> list[str]:
 
 
 def test_choices(sentence: bool) -> list[list[str]]:
-    """``[[name, label]]`` of the bundled word tests (or sentence tests) for a picker; every label is a title:
-    the published name and the test's description, or else its sets (``X vs Y, A vs B``)."""
+    """``[[name, label, title]]`` of the bundled word tests (or sentence tests) for a picker.
+
+    The label is short enough for a dropdown on a phone-width screen (:func:`short_test_label`,
+    e.g. ``weat6 · career vs family``); the title is the full one (the published name and the test's
+    description, or else its sets ``X vs Y, A vs B``), shown as wrapping text beside the dropdown."""
     names = sentence_test_names() if sentence else bundled_test_names()
     load = load_sentence_test if sentence else load_bundled_test
-    return [[name, _title(name, load(name))] for name in names]
+    out = []
+    for name in names:
+        spec = load(name)
+        out.append([name, short_test_label(name, spec), _title(name, spec)])
+    return out
+
+
+SHORT_LABEL_CHARS = 40
+"""The longest short label (about 280 px at the dropdown's 13 px font: it fits a 360 px screen)."""
+
+_VALENCE = ("pleasant", "unpleasant")
+
+
+def _words(category: str) -> str:
+    """``MaleNames`` -> ``male names``, ``Career`` -> ``career`` (bundled categories are CamelCase)."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", category).lower()
+
+
+def _pair(first: str, second: str) -> str:
+    """``male terms``, ``female terms`` -> ``male vs female terms`` (a shared last word said once)."""
+    a, b = first.rsplit(" ", 1), second.rsplit(" ", 1)
+    if len(a) == 2 and len(b) == 2 and a[1] == b[1]:
+        return f"{a[0]} vs {b[0]} {a[1]}"
+    return f"{first} vs {second}"
+
+
+def _cut_end(text: str, limit: int) -> str:
+    """``text`` cut after its last whole word that leaves it at most ``limit`` characters, with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    return head[: head.rfind(" ")].rstrip() + "…" if " " in head else head + "…"
+
+
+def _cut_middle(name: str, limit: int) -> str:
+    """A long id with its middle left out at underscores (``sent-heilman…bind_likable_one_word``): both
+    ends stay, so ids that differ at either end stay apart."""
+    if len(name) <= limit:
+        return name
+    keep_end = name[-(limit - 13):]
+    end = keep_end[keep_end.find("_") + 1:] if "_" in keep_end[:8] else keep_end
+    return f"{name[:12]}…{end}"
+
+
+def short_test_label(name: str, spec: Any) -> str:
+    """A dropdown label for a bundled test, at most :data:`SHORT_LABEL_CHARS` characters and never cut
+    mid-word: its id and what it measures, e.g. ``weat6 · career vs family``. What it measures is the
+    attribute pair (Caliskan et al. 2017's attribute words), or the target pair when the attributes are
+    pleasant vs unpleasant (shared by WEAT 1-5 and 10). A long id is shortened in the middle
+    (:func:`_cut_middle`) and shown alone; the full title goes beside the dropdown."""
+    if len(name) > SHORT_LABEL_CHARS:
+        return _cut_middle(name, SHORT_LABEL_CHARS)
+    attrs = (_words(spec.attr1.category), _words(spec.attr2.category))
+    sets = (_words(spec.targ1.category), _words(spec.targ2.category)) if attrs == _VALENCE else attrs
+    room = SHORT_LABEL_CHARS - len(name) - 3
+    return f"{name} · {_cut_end(_pair(*sets), room)}" if room >= 14 else name
 
 
 def _title(name: str, spec: Any) -> str:
