@@ -37,6 +37,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+from flops import EncoderShape, matmul_rate  # noqa: E402
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 PROBE = "gender-occupation-authors"
 DEMO = "embias-demo-nli"
@@ -127,8 +130,11 @@ def bench_speed(n: int) -> dict[str, Any]:
                 out.append(torch.softmax(model(**enc).logits.double(), dim=-1).numpy())
         return np.vstack(out)
 
+    full = CrossEncoderNli(model, tok, name="minilm-l6 random head", device="cpu", token_budget=8192, cls_row=False)
     ours.predict(premises[:8], hypotheses[:8])  # warm-up
+    full.predict(premises[:8], hypotheses[:8])
     t_ours, p_ours = timed(lambda: ours.predict(premises, hypotheses), 2, "ours")
+    t_full, p_full = timed(lambda: full.predict(premises, hypotheses), 2, "ours_full_pass")
     t_fixed, p_fixed = timed(run_fixed, 2, "fixed_batch_32")
     m = min(n, 200)  # the pipeline, one pair at a time, on a prefix (it is the slow one)
     t_pipe_m, p_pipe = timed(lambda: run_pipeline_prefix(pipe, premises[:m], hypotheses[:m]), 1,
@@ -136,8 +142,24 @@ def bench_speed(n: int) -> dict[str, Any]:
     rate = {"ours": n / t_ours, "fixed_batch_32": n / t_fixed, "pipeline_one_pair": m / t_pipe_m}
     cpu_rate = {"ours": n / CPU["ours"], "fixed_batch_32": n / CPU["fixed_batch_32"],
                 "pipeline_one_pair": m / CPU["pipeline_one_pair"]}
+    lengths = [len(r) for r in ours.encode_pairs(premises, hypotheses)[0]]
+    shape = EncoderShape.of(model.config)
+    flop = sum(shape.sequence(n) + shape.last_layer_one_row(n) - n * shape.layer_per_token(n) for n in lengths)
+    mm = matmul_rate(8192, shape)
+    c0 = time.process_time()
+    ours.encode_pairs(premises, hypotheses)
+    tokenize_cpu = time.process_time() - c0
     out: dict[str, Any] = {
         "model": "MiniLM-L6 encoder + random 3-way head (22.7M parameters), CPU, 1 thread",
+        "cpu_s": dict(CPU), "wall_s": {"ours": t_ours, "ours_full_pass": t_full, "fixed_batch_32": t_fixed,
+                                        "pipeline_one_pair (prefix)": t_pipe_m},
+        "cpu_speedup_vs_fixed_batches": CPU["fixed_batch_32"] / CPU["ours"],
+        "cpu_gain_cls_row_vs_full_pass": CPU["ours_full_pass"] / CPU["ours"],
+        "max_abs_diff_cls_row_vs_full_pass": float(np.abs(p_ours - p_full).max()),
+        "gflop_per_cpu_s_ours": flop / 1e9 / CPU["ours"],
+        "matmul_gflop_per_cpu_s": mm["projections"],
+        "fraction_of_matmul_rate": flop / 1e9 / CPU["ours"] / mm["projections"],
+        "tokenize_share_of_cpu": tokenize_cpu / CPU["ours"],
         "pairs": n, "pipeline_pairs": m, "pairs_per_s": rate,
         "speedup_vs_pipeline": rate["ours"] / rate["pipeline_one_pair"],
         "speedup_vs_fixed_batches": rate["ours"] / rate["fixed_batch_32"],
@@ -267,9 +289,22 @@ def _dask_time(n_workers: int, model: Any, options: dict[str, Any], limit: int, 
         # warm every worker (imports, model load) outside the timing
         client.run(lambda: cached_model(model, options) and None)
         probe = NliProbe(PROBE, model, limit=limit, chunk_size=chunk, model_options=options)
+        before = _worker_cpu(client)
         t0 = time.perf_counter()
         result = probe.run(scheduler=cluster.scheduler_address)
-        return time.perf_counter() - t0, result
+        seconds = time.perf_counter() - t0
+        after = _worker_cpu(client)
+        if set(after) != set(before):
+            raise RuntimeError(f"a Dask worker restarted during the run (pids {sorted(before)} -> {sorted(after)})")
+        CPU[f"dask_{n_workers}"] = sum(after[pid] - before[pid] for pid in before)  # the workers' CPU seconds
+        return seconds, result
+
+
+def _worker_cpu(client: Any) -> dict[int, float]:
+    """User + system CPU seconds of each worker process so far, read from outside (psutil), by pid."""
+    import psutil
+
+    return {pid: sum(psutil.Process(pid).cpu_times()[:2]) for pid in client.run(os.getpid).values()}
 
 
 def bench_dask(limit: int, chunk: int) -> dict[str, Any]:
@@ -282,7 +317,8 @@ def bench_dask(limit: int, chunk: int) -> dict[str, Any]:
     options: dict[str, Any] = {} if model == DEMO else {"device": "cpu"}
     local = NliProbe(PROBE, model, limit=limit, chunk_size=chunk, model_options=options)
     local.model  # noqa: B018 - load outside the timing
-    t_local, r_local = timed(lambda: local.run())
+    load_before = load_avg()
+    t_local, r_local = timed(lambda: local.run(), name="dask_local")
     t1, r1 = _dask_time(1, model, options, limit, chunk)
     t2, r2 = _dask_time(2, model, options, limit, chunk)
     n_chunks = -(-limit // chunk)
@@ -293,6 +329,15 @@ def bench_dask(limit: int, chunk: int) -> dict[str, Any]:
         "model": model, "pairs": limit, "chunk_size": chunk, "chunks": n_chunks,
         "seconds": {"local": t_local, "dask_1_worker": t1, "dask_2_workers": t2},
         "speedup_2_vs_1_workers": t1 / t2,
+        "worker_cpu_s": {"local": CPU["dask_local"], "dask_1_worker": CPU["dask_1"], "dask_2_workers": CPU["dask_2"]},
+        # on a shared machine the wall time measures the neighbours too: the CPU seconds each worker got
+        # per wall second say how many cores the run really had
+        "cores_used": {"dask_1_worker": CPU["dask_1"] / t1, "dask_2_workers": CPU["dask_2"] / t2},
+        "cpu_s_2_vs_1_workers": CPU["dask_2"] / CPU["dask_1"],
+        # CPU-time ratio: one worker's CPU seconds against half of two workers' (the same work split in two,
+        # with whatever each adds): the speedup two workers would have if each had a free core
+        "cpu_time_speedup_2_vs_1": CPU["dask_1"] / (CPU["dask_2"] / 2),
+        "load_avg_before": load_before,
         "equal_to_local": r1.scores() == r_local.scores() == r2.scores(),
         "max_abs_diff_vs_local": max(abs(r.scores().to_dict()[lv][k] - r_local.scores().to_dict()[lv][k])
                                      for r in (r1, r2) for lv in ("pairs", "word_pairs")

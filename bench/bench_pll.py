@@ -8,6 +8,9 @@ same process, on the first 200 CrowS-Pairs pairs from ../shared/data.
     python bench/bench_pll.py                 # table; --json for machine output
     python bench/bench_pll.py --pairs 50      # quicker
     python bench/bench_pll.py --peer-only     # only the side-by-side runs against minicons
+    python bench/bench_pll.py --l2r-only      # only PLL-word-l2r against minicons' within_word_l2r
+
+CPU-time ratios, three model shapes and the FLOP rate against the matmul rate: ``bench_pll_floor.py``.
 
 Against minicons, in one process on the same model object, same sentences:
 PLL of the sentences of the first ``--peer-pairs`` CrowS-Pairs pairs (our
@@ -17,6 +20,9 @@ head, and a later one), on the demo MLM and on a tiny random BERT
 (2 layers, 32 wide, MiniLM's vocabulary: there the head dominates).
 Medians of ``--repeat`` interleaved runs, ``--threads`` torch threads
 (default 1: the machine may be shared).
+
+PLL-word-l2r (Kauf & Ivanova 2023) against minicons' ``PLL_metric="within_word_l2r"`` on the same
+two models and sentences: the largest score difference and the time ratio.
 
 Reports: CPS scores of both (max absolute difference, same preferred side),
 the speed ratio, and the peak memory of scoring one 350-token sentence (PLL,
@@ -142,7 +148,7 @@ def peer_compare(label: str, model: Any, tokenizer: Any, n_pairs: int, repeat: i
         t0 = time.perf_counter()
         peer_scores = minicons_pll(sentences)
         times["peer"].append(time.perf_counter() - t0)
-        scorer = ours()
+        scorer = ours(last_layer_rows=False) or ours()  # the full pass (an older checkout: its default)
         t0 = time.perf_counter()
         our_scores = scorer.score_sentences(sentences, "pll")
         times["ours"].append(time.perf_counter() - t0)
@@ -181,14 +187,61 @@ def peer_compare(label: str, model: Any, tokenizer: Any, n_pairs: int, repeat: i
     return out
 
 
+def l2r_compare(label: str, model: Any, tokenizer: Any, n_pairs: int, repeat: int) -> dict[str, Any]:
+    """PLL-word-l2r (Kauf & Ivanova 2023): ours vs minicons' ``PLL_metric="within_word_l2r"``, same model
+    and sentences; also how many sentences it moves away from the original PLL."""
+    import numpy as np
+
+    from embias_widgets.models.language_models.masked_lm import MaskedLMScorer
+
+    sentences = [s for pair in crows_pairs(n_pairs) for s in pair]
+    peer = minicons_scorer(model, tokenizer)
+
+    def minicons_l2r() -> list[float]:
+        out: list[float] = []
+        for lo in range(0, len(sentences), 10):
+            out += peer.sequence_score(sentences[lo : lo + 10], reduction=lambda x: x.sum(0).item(),
+                                       PLL_metric="within_word_l2r")
+        return out
+
+    times: dict[str, list[float]] = {"ours": [], "peer": []}
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        peer_scores = minicons_l2r()
+        times["peer"].append(time.perf_counter() - t0)
+        scorer = MaskedLMScorer(model, tokenizer, name=label, progress=False)
+        t0 = time.perf_counter()
+        ours = scorer.score_sentences(sentences, "pll-word-l2r")
+        times["ours"].append(time.perf_counter() - t0)
+    original = np.array([r.score for r in scorer.score_sentences(sentences, "pll")])
+    mine = np.array([r.score for r in ours])
+    return {
+        "model": label,
+        "sentences": len(sentences),
+        "ours_s": _median(times["ours"]),
+        "minicons_s": _median(times["peer"]),
+        "ratio": _median(times["peer"]) / _median(times["ours"]),
+        "max_abs_score_difference": float(np.abs(mine - np.array(peer_scores)).max()),
+        "sentences_differing_from_pll": int((np.abs(mine - original) > 1e-9).sum()),
+        "mean_l2r_minus_pll": float((mine - original).mean()),
+    }
+
+
+def print_l2r(r: dict[str, Any]) -> None:
+    print(f"{r['model']}: PLL-word-l2r of {r['sentences']} CrowS-Pairs sentences vs minicons within_word_l2r")
+    print(f"  minicons {r['minicons_s']:.2f} s, ours (full pass) {r['ours_s']:.2f} s: {r['ratio']:.2f}x; "
+          f"max |score difference| {r['max_abs_score_difference']:.1e}; differs from PLL in "
+          f"{r['sentences_differing_from_pll']} sentences (mean l2r - PLL {r['mean_l2r_minus_pll']:+.2f})")
+
+
 def print_peer(r: dict[str, Any]) -> None:
     print(f"{r['model']}: PLL of {r['sentences']} CrowS-Pairs sentences ({r['tokens_scored']} masked tokens)")
-    print(f"  minicons {r['minicons_s']:.2f} s, ours {r['ours_s']:.2f} s: {r['ratio']:.2f}x; "
+    print(f"  minicons {r['minicons_s']:.2f} s, ours (full pass) {r['ours_s']:.2f} s: {r['ratio']:.2f}x; "
           f"max |score difference| {r['max_abs_score_difference']:.1e}")
     if "last_layer_rows_s" in r:
-        print(f"  ours with last_layer_rows: {r['last_layer_rows_s']:.2f} s: "
+        print(f"  ours (default: last layer at the masked rows) {r['last_layer_rows_s']:.2f} s: "
               f"{r['last_layer_rows_ratio']:.2f}x minicons "
-              f"({r['last_layer_rows_gain']:.2f}x our default); max |per-token difference| "
+              f"({r['last_layer_rows_gain']:.2f}x the full pass); max |per-token difference| "
               f"{r['last_layer_rows_max_token_difference']:.1e} (our references allow 1e-5)")
     print(f"  one short pair from a new scorer: minicons {r['one_off_minicons_ms']:.0f} ms, ours "
           f"{r['one_off_ours_ms']:.0f} ms ({r['one_off_ratio']:.2f}x); the first scorer in the process "
@@ -365,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", default=None)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads for all (default 1)")
     parser.add_argument("--peer-only", action="store_true", help="only the side-by-side runs against minicons")
+    parser.add_argument("--l2r-only", action="store_true", help="only PLL-word-l2r against minicons")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--memory-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -380,21 +434,27 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(memory_child(args.tokens, budget, args.device)))
         return 0
     demo = load_scorer(budget, "cpu")
-    peers = [peer_compare(demo.name, demo.model, demo.tokenizer, args.peer_pairs, args.repeat),
-             peer_compare("tiny random BERT (2 x 32)", *tiny_model(), args.peer_pairs, args.repeat)]
+    tiny = tiny_model()
+    l2r = [l2r_compare(demo.name, demo.model, demo.tokenizer, args.peer_pairs, args.repeat),
+           l2r_compare("tiny random BERT (2 x 32)", *tiny, args.peer_pairs, args.repeat)]
+    peers = [] if args.l2r_only else [
+        peer_compare(demo.name, demo.model, demo.tokenizer, args.peer_pairs, args.repeat),
+        peer_compare("tiny random BERT (2 x 32)", *tiny, args.peer_pairs, args.repeat)]
     if not args.json:
         print(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s); load average "
               f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; medians of {args.repeat}")
         for r in peers:
             print_peer(r)
-    if args.peer_only:
+        for r in l2r:
+            print_l2r(r)
+    if args.peer_only or args.l2r_only:
         if args.json:
-            print(json.dumps({"minicons": peers}, indent=2))
+            print(json.dumps({"minicons": peers, "pll_word_l2r": l2r}, indent=2))
         return 0
     speed = compare(args.pairs, budget, args.device)
     mem = memory(args.tokens, budget, args.device, args.threads)
     if args.json:
-        print(json.dumps({"minicons": peers, "cps": speed, "memory": mem}, indent=2))
+        print(json.dumps({"minicons": peers, "pll_word_l2r": l2r, "cps": speed, "memory": mem}, indent=2))
         return 0
     print(f"model: {speed['model']} on {speed['device']} ({speed['threads']} threads), token budget {budget}")
     print(f"CPS on the first {speed['pairs']} CrowS-Pairs pairs ({speed['masked_copies']} masked copies):")

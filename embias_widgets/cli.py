@@ -4,7 +4,7 @@
                 [--permutations N] [--seed S] [--ddof D] [--lowercase] [--senses max|average]
     (sense models: --model gloss:all-MiniLM-L6-v2 | gloss:<encoder> | an LMMS .npz/.txt or ARES .txt file;
      sense tests: sense-weat1, sense-weat2, ...)
-    embias pll --model NAME_OR_PATH --pairs FILE [--format table|json] [--metric cps|pll|aul|aula]
+    embias pll --model NAME_OR_PATH --pairs FILE [--format table|json] [--metric cps|pll|pll-word-l2r|aul|aula]
                [--limit N] [--format-in crows|stereoset|sssb] [--convention crows|zhou] [--threads N]
 
 Each subcommand lives in a small ``_add_<name>`` / ``_run_<name>`` pair.
@@ -19,6 +19,8 @@ import re
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+from .cli_options import add_device_options, device_options
 
 
 def _print_table(rows: list[dict[str, Any]], columns: Sequence[str], out: Any) -> None:
@@ -75,6 +77,7 @@ def _add_weat(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--senses", choices=("max", "average"), default=None,
                    help="sense models only: a lemma item is the max over its sense pairs (default) or the "
                    "eq. 7 average of its sense vectors; items written as sense keys are looked up as keys")
+    add_device_options(p)  # sentence encoders and the encoder of gloss sense vectors
     p.set_defaults(run=_run_weat)
 
 
@@ -89,7 +92,7 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
         args.tests, args.model or ["glove-6b-50d"], alpha=args.alpha,
         n_samples=args.permutations, seed=args.seed, ddof=args.ddof, variant=args.variant,
         alternative=args.alternative, method="parametric" if args.parametric else "auto",
-        **({"lowercase": True} if args.lowercase else {}),
+        **({"lowercase": True} if args.lowercase else {}), **device_options(args),
     )
     rows = suite.records()
     if args.format == "json":
@@ -112,7 +115,7 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
     rows = run_sense_suite(
         args.tests, args.model or ["gloss:all-MiniLM-L6-v2"], senses=args.senses or "max",
         n_samples=args.permutations, seed=args.seed, ddof=args.ddof, alternative=args.alternative,
-        method="parametric" if args.parametric else "auto",
+        method="parametric" if args.parametric else "auto", model_options=device_options(args),
     )
     if args.format == "json":
         json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
@@ -146,8 +149,11 @@ def _add_pll(sub: argparse._SubParsersAction) -> None:
                    help="CrowS-Pairs .csv (path or URL), StereoSet .json/.jsonl, or SSSB .txt")
     p.add_argument("--format-in", choices=("crows", "stereoset", "sssb"), default=None,
                    help="format of FILE (default: from its extension)")
-    p.add_argument("--metric", choices=("cps", "pll", "aul", "aula"), default=None,
-                   help="sentence score: cps (CrowS-Pairs), pll (Salazar et al.), aul or aula (Kaneko & Bollegala) "
+    from .models.language_models.scoring import MASKED_METRICS
+
+    p.add_argument("--metric", choices=MASKED_METRICS, default=None,
+                   help="sentence score: cps (CrowS-Pairs), pll (Salazar et al.), pll-word-l2r (Kauf & Ivanova: "
+                   "also masks the rest of the word), aul or aula (Kaneko & Bollegala) "
                    "(default: cps; aul for SSSB files, Zhou et al.'s choice)")
     p.add_argument("--convention", choices=("crows", "zhou"), default="crows",
                    help="crows: %% of pairs whose more stereotypical sentence (sent_more) scores higher "
@@ -158,8 +164,9 @@ def _add_pll(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=int, default=None, metavar="N", help="score only the first N pairs")
     p.add_argument("--format", choices=("table", "json"), default="table",
                    help="table for reading, or json with every pair's scores")
-    p.add_argument("--token-budget", type=int, default=8192, metavar="T", help="most tokens per forward batch")
-    p.add_argument("--device", default=None, help="cpu, cuda, cuda:1, ... (default: cuda when present, else cpu)")
+    p.add_argument("--token-budget", type=int, default=None, metavar="T",
+                   help="most tokens per forward batch (default: 8192 on the CPU; on CUDA sized from free GPU memory)")
+    add_device_options(p)
     p.add_argument("--threads", type=int, default=None, metavar="N",
                    help="torch CPU threads (default: the cores not already busy, i.e. cores minus the 1-minute "
                    "load average, at least 1: on a shared machine extra threads wait on busy cores and run slower)")
@@ -187,8 +194,8 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
         raise ValueError(str(err)) from None
     metric = args.metric or ("aul" if fmt == "sssb" else "cps")
     study = PairedLikelihood(pairs, model=args.model, metric=metric, convention=args.convention,
-                             decimals=_decimals(args.decimals), token_budget=args.token_budget, device=args.device,
-                             progress=not args.no_progress)
+                             decimals=_decimals(args.decimals), token_budget=args.token_budget,
+                             progress=not args.no_progress, **device_options(args))
     result = study.run()
     if result.bias is None:
         first = next((r for r in result.rows if r.error), None)

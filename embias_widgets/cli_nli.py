@@ -21,6 +21,7 @@ import argparse
 import json
 from typing import Any
 
+from .cli_options import add_device_options, device_options
 from .metrics.neutrality import DEFAULT_TAUS
 
 
@@ -58,7 +59,7 @@ def add_nli(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tau", type=float, action="append", metavar="T",
                    help=f"threshold of T:tau (repeatable; default {' '.join(str(t) for t in DEFAULT_TAUS)})")
     p.add_argument("--top-k", type=int, default=10, metavar="K", help="top pairs by entailment/contradiction")
-    p.add_argument("--device", default=None, help="cpu, cuda, ... (default: cuda when available)")
+    add_device_options(p)
     p.add_argument("--timeout", type=float, default=5.0, metavar="S",
                    help="seconds to wait for a --scheduler to answer (default 5)")
     p.add_argument("--progress", action="store_true", help="progress bar on stderr")
@@ -104,7 +105,7 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
     source = load_probe(args.probe, style=args.style) if args.probe else CsvPairs(args.pairs)
     if not args.progress:
         _quiet_transformers()
-    options = {} if args.device is None else {"device": args.device}
+    options = device_options(args)
     taus = tuple(args.tau) if args.tau else DEFAULT_TAUS
     try:
         probe = NliProbe(source, args.model, taus=taus, chunk_size=args.chunk_size, top_k=args.top_k,

@@ -83,7 +83,7 @@ def test_pairs_fingerprint_follows_content():
 
 
 def test_sentence_encoder_retrained_in_the_same_folder_is_not_served_from_cache(tmp_path):
-    from embias_widgets.models.sentence_encoders.encoders import TransformerSentenceEncoder
+    from embias_widgets.models.sentence_encoders import TransformerSentenceEncoder
 
     folder = tmp_path / "enc"
     shutil.copytree(tiny_nli_dir(), folder)

@@ -12,7 +12,8 @@ from _tiny_lm import tiny_mlm_dir
 from embias_widgets import EmbiasWarning
 from embias_widgets.models import ModelNotFoundError
 from embias_widgets.models.language_models.loading import load_likelihood_model
-from embias_widgets.models.sentence_encoders.hub import check_device, check_model_dir, weight_options
+from embias_widgets.models.runtime import check_device
+from embias_widgets.models.sentence_encoders.hub import check_model_dir, weight_options
 
 
 def test_safetensors_are_used_when_present() -> None:

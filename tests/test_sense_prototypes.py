@@ -9,7 +9,7 @@ from _tiny_lm import one_thread, tiny_mlm_dir
 
 from embias_widgets.models.errors import MissingSenseError
 from embias_widgets.models.sense_vectors import ContextualSenseVectors, target_span
-from embias_widgets.models.sentence_encoders.encoders import TransformerSentenceEncoder
+from embias_widgets.models.sentence_encoders import TransformerSentenceEncoder
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from embias_widgets.models.errors import MissingSenseError, SenseFileError
+from embias_widgets.models.registry import load_sense_model
 from embias_widgets.models.sense_vectors import (
     SenseVectorFile,
     gloss_text,
     is_sense_file,
     load_sense_file,
-    load_sense_model,
 )
 from embias_widgets.models.sense_vectors.files import _npz_memmap
 

@@ -3,9 +3,11 @@
 The same interface as :class:`~embias_widgets.models.language_models.masked_lm.MaskedLMScorer`,
 for auditing GPT-style models with the same pairs. For tokens w_1..w_n:
 
-- ``"pll"``: the true log-likelihood ``sum_i log P(w_i | w_<i)`` (a begin-of-
-  sequence token is prepended when the tokenizer has one and does not add it,
-  so w_1 is scored too; otherwise w_1 has no context and is left out);
+- ``"pll"``: the true log-likelihood ``sum_i log P(w_i | w_<i)`` (the sentence
+  starts from the begin-of-sequence token, else the end-of-sequence token, as
+  lm-evaluation-harness's ``loglikelihood`` with an empty context: prepended
+  when the tokenizer does not add it, so w_1 is scored too; a tokenizer with
+  neither leaves w_1 out, having no context);
 - ``"aul"``: its mean over tokens;
 - ``"cps"``: the sum over the tokens a pair shares (difflib alignment as
   CrowS-Pairs), each still conditioned on everything before it.
@@ -23,14 +25,14 @@ from typing import Any
 import numpy as np
 
 from ...metrics.likelihood import aul_score, pll_score
-from ..runtime import input_length
+from ..runtime import inference, input_length
 from .base import ScorerBase
 from .batching import pack_by_length
 from .head_split import HeadSplit
-from .scoring import PairScores, Tokenized, TokenScores
+from .scoring import CAUSAL_METRICS, PLL_WORD_L2R, PairScores, Tokenized, TokenScores
 from .tokens import modified_flags, shared_positions, tokenize
 
-CAUSAL_METRICS = ("cps", "pll", "aul")
+__all__ = ["CAUSAL_METRICS", "CausalLMScorer"]
 
 
 class CausalLMScorer(ScorerBase):
@@ -52,12 +54,13 @@ class CausalLMScorer(ScorerBase):
         name: str | None = None,
         description: str = "",
         device: str | None = None,
-        token_budget: int = 8192,
+        dtype: str | None = None,
+        token_budget: int | None = None,
         lowercase: bool | None = None,
         progress: bool = True,
     ) -> None:
         self._setup(model, tokenizer, name=name, description=description, device=device,
-                    token_budget=token_budget, progress=progress)
+                    token_budget=token_budget, progress=progress, dtype=dtype)
         self.lowercase = bool(lowercase)
         self.max_length = input_length(model, tokenizer)
         self._passes: dict[tuple[int, ...], np.ndarray] = {}
@@ -70,7 +73,7 @@ class CausalLMScorer(ScorerBase):
         """Tokens with a begin-of-sequence token in front when the tokenizer has one (cached)."""
         if text not in self._tokenized:
             tok = tokenize(self.tokenizer, text, lowercase=self.lowercase, max_length=self.max_length)
-            bos = self.tokenizer.bos_token_id
+            bos = self.prefix_token_id
             if bos is not None and (not tok.ids or tok.ids[0] != bos):
                 bos_token = self.tokenizer.convert_ids_to_tokens([bos])[0]
                 tok = replace(
@@ -80,9 +83,19 @@ class CausalLMScorer(ScorerBase):
                     pieces=(bos_token, *tok.pieces),
                     space_before=(False, *tok.space_before),
                     special=(True, *tok.special),
+                    word_ids=None if tok.word_ids is None else (None, *tok.word_ids),
                 )
             self._tokenized[text] = tok
         return self._tokenized[text]
+
+    @property
+    def prefix_token_id(self) -> int | None:
+        """The token every sentence starts from: the begin-of-sequence token, else the end-of-sequence
+        token (lm-evaluation-harness's ``prefix_token_id`` for an empty context), else ``None``."""
+        for token_id in (self.tokenizer.bos_token_id, self.tokenizer.eos_token_id):
+            if token_id is not None:
+                return int(token_id)
+        return None
 
     def _head(self) -> HeadSplit:
         if self._split is None:
@@ -98,7 +111,7 @@ class CausalLMScorer(ScorerBase):
         if todo:
             split = self._head()
             budget = self.token_budget if split.split else max(1, self.token_budget // 8)
-            with torch.inference_mode():
+            with inference(self.device, self.dtype):  # runtime: no cuDNN attention in half precision
                 for batch in pack_by_length([len(s) for s in todo], budget):
                     ids = torch.tensor([todo[k] for k in batch], device=self.device)
                     n_rows, length = ids.shape
@@ -118,6 +131,7 @@ class CausalLMScorer(ScorerBase):
 
     def score_sentences(self, sentences: Sequence[str], metric: str = "pll") -> list[TokenScores]:
         """Log-likelihood (``"pll"``) or its per-token mean (``"aul"``) of each sentence."""
+        _refuse_word_l2r(metric)
         if metric not in ("pll", "aul"):
             raise ValueError(f"causal LMs score sentences with 'pll' or 'aul' (pairs also 'cps'), not {metric!r}")
         toks = [self.tokenize(s) for s in sentences]
@@ -126,6 +140,7 @@ class CausalLMScorer(ScorerBase):
 
     def score_pairs(self, pairs: Sequence[tuple[str, str]], metric: str = "cps") -> list[PairScores]:
         """Score (stereotypical, anti-stereotypical) pairs; CPS sums the shared tokens only."""
+        _refuse_word_l2r(metric)
         if metric not in CAUSAL_METRICS:
             raise ValueError(f"`metric` for a causal LM must be one of {CAUSAL_METRICS}, got {metric!r}")
         toks = [(self.tokenize(s), self.tokenize(a)) for s, a in pairs]
@@ -145,6 +160,14 @@ class CausalLMScorer(ScorerBase):
                 sides.append(replace(scores, modified=modified_flags(len(tok), shared)))
             out.append(PairScores(*sides))
         return out
+
+
+def _refuse_word_l2r(metric: str) -> None:
+    if metric == PLL_WORD_L2R:
+        raise ValueError(
+            "PLL-word-l2r is for masked LMs: a causal LM never sees the later tokens of a word, so its 'pll' "
+            "(the true log-likelihood) is already what PLL-word-l2r approximates; use metric 'pll'"
+        )
 
 
 def _causal_sentence(tok: Tokenized, metric: str, positions: list[int], lp: np.ndarray) -> TokenScores:

@@ -35,6 +35,12 @@ def _kind_from_config(name_or_path: str) -> str:
         return "masked"
     if any(a.endswith(("forcausallm", "lmheadmodel")) for a in architectures):
         return "causal"
+    if "electraforpretraining" in architectures:
+        raise ValueError(
+            f"{name_or_path} is an ELECTRA discriminator (ElectraForPreTraining): it tells replaced tokens from "
+            "original ones and has no masked-LM head to score with. Use the ELECTRA generator of the same model "
+            "(e.g. google/electra-base-generator)"
+        )
     from transformers.models.auto.modeling_auto import MODEL_FOR_MASKED_LM_MAPPING_NAMES
 
     return "masked" if config.model_type in MODEL_FOR_MASKED_LM_MAPPING_NAMES else "causal"
@@ -46,9 +52,11 @@ def _wrap(obj: Any, name: str, options: dict[str, Any]) -> LikelihoodScorer:
         for key in ("token_budget", "progress"):
             if key in options:
                 setattr(obj, key, options[key])
-        if options.get("device") and options["device"] != obj.device:
-            obj.model.to(options["device"])
-            obj.device = options["device"]
+        if options.get("device") or options.get("dtype"):  # moved and checked as every loader does
+            from ..runtime import place_model
+
+            obj.model, obj.device, obj.dtype = place_model(obj.model, options.get("device") or obj.device,
+                                                           options.get("dtype"))
         return obj
     if isinstance(obj, tuple) and len(obj) == 2:
         model, tokenizer = obj
@@ -64,7 +72,7 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
     """A scorer from a registered name, a hub name or path, a scorer, or ``(model, tokenizer)``.
 
     ``kind`` forces ``"masked"`` or ``"causal"``; ``options`` go to the scorer
-    (``device``, ``token_budget``, ``lowercase``, ``progress``, ...).
+    (``device``, ``dtype``, ``token_budget``, ``lowercase``, ``progress``, ...).
     """
     if kind not in KINDS:
         raise ValueError(f"`kind` must be one of {KINDS}, got {kind!r}")

@@ -4,6 +4,8 @@ For a sentence of tokens w_1..w_n (special tokens excluded):
 
 - PLL (Salazar et al. 2020): ``sum_i log P(w_i | S with w_i masked)``, one
   masked copy of S per token;
+- PLL-word-l2r (Kauf & Ivanova 2023): the same sum, each copy also masking the
+  later tokens of w_i's word (:mod:`.word_l2r`);
 - CPS (Nangia et al. 2020, CrowS-Pairs ``metric.py``): the same sum over the
   tokens a pair shares (token ids aligned with ``difflib``, ``equal`` blocks),
   skipping the first and last aligned positions ([CLS]/[SEP]); modified
@@ -29,12 +31,13 @@ from typing import Any
 import numpy as np
 
 from ...metrics.likelihood import aul_score, aula_score, pll_score
-from ..runtime import input_length
+from ..runtime import inference, input_length
 from .base import ScorerBase
 from .batching import pack_by_length
 from .head_split import HeadSplit, eager_attention
-from .scoring import MASKED_METRICS, PairScores, Tokenized, TokenScores
+from .scoring import MASKED_METRICS, PLL_WORD_L2R, PairScores, Tokenized, TokenScores
 from .tokens import modified_flags, shared_positions, tokenize
+from .word_l2r import l2r_masks
 
 CPS_SKIP = ("ends", "special")
 DEFAULT_TOKEN_BUDGET = 8192
@@ -52,8 +55,12 @@ class MaskedLMScorer(ScorerBase):
         How results name the model.
     device
         ``"cpu"``, ``"cuda"``, ...; default CUDA when present, else CPU.
+    dtype
+        ``"float32"`` (default), ``"bfloat16"`` or ``"float16"``; a half precision's tolerance is
+        :attr:`precision_note` (see :mod:`embias_widgets.models.runtime`).
     token_budget
-        Most tokens in one forward batch (rows x length); bounds memory.
+        Most tokens in one forward batch (rows x length); bounds memory. Default
+        :data:`DEFAULT_TOKEN_BUDGET` on the CPU, sized from free GPU memory on CUDA.
     lowercase
         Lowercase text before tokenising (CrowS-Pairs does for uncased
         models); default: what the tokenizer's ``do_lower_case`` says.
@@ -66,10 +73,11 @@ class MaskedLMScorer(ScorerBase):
     last_layer_rows
         Run the encoder's last layer at the masked row of each copy only
         (keys and values still from every row): about 1/layers less work, for
-        BERT-shaped encoders (others ignore it). Off by default: results
-        differ from the full pass by float rounding (the order of operations
-        changes), up to a few 1e-6 per token on the demo MLM (see
-        ``bench/bench_pll.py``), where our references allow 1e-5.
+        BERT-, RoBERTa-, XLM-R- and ALBERT-shaped encoders (others run the
+        whole model). On by default: it differs from the full pass by float
+        rounding only (the order of operations changes), at most a few 1e-6
+        per token (tests/test_pll_fast_path.py checks each family against
+        the one-copy-at-a-time reference within 1e-5).
     """
 
     kind = "masked"
@@ -84,24 +92,25 @@ class MaskedLMScorer(ScorerBase):
         name: str | None = None,
         description: str = "",
         device: str | None = None,
-        token_budget: int = DEFAULT_TOKEN_BUDGET,
+        dtype: str | None = None,
+        token_budget: int | None = None,
         lowercase: bool | None = None,
         cps_skip: str = "ends",
         progress: bool = True,
-        last_layer_rows: bool = False,
+        last_layer_rows: bool = True,
     ) -> None:
         if cps_skip not in CPS_SKIP:
             raise ValueError(f"`cps_skip` must be one of {CPS_SKIP}, got {cps_skip!r}")
         if tokenizer.mask_token_id is None:
             raise ValueError(f"the tokenizer of {name or 'this model'} has no mask token: use a masked LM")
         self._setup(model, tokenizer, name=name, description=description, device=device,
-                    token_budget=token_budget, progress=progress)
+                    token_budget=token_budget, progress=progress, dtype=dtype)
         self.lowercase = bool(getattr(tokenizer, "do_lower_case", False)) if lowercase is None else lowercase
         self.cps_skip = cps_skip
         self.last_layer_rows = bool(last_layer_rows)
         self.mask_id = int(tokenizer.mask_token_id)
         self.max_length = input_length(model, tokenizer)
-        self._masked: dict[tuple[tuple[int, ...], int], float] = {}
+        self._masked: dict[tuple, float] = {}  # (ids, position[, also masked]) -> log P
         self._unmasked: dict[tuple[tuple[int, ...], bool], tuple[np.ndarray, np.ndarray | None]] = {}
 
     @property
@@ -123,22 +132,31 @@ class MaskedLMScorer(ScorerBase):
         return self._split
 
     # -- masked copies ---------------------------------------------------------------------------
-    def masked_log_probs(self, requests: Iterable[tuple[Sequence[int], Iterable[int]]]) -> list[np.ndarray]:
+    def masked_log_probs(
+        self, requests: Iterable[tuple[Sequence[int], Iterable[int]]], *, also_masked: Iterable[Any] | None = None
+    ) -> list[np.ndarray]:
         """``log P(w_i | S with w_i masked)`` for each (token ids, positions) request.
 
         One masked copy per (sentence, position); copies not computed before
         are packed into equal-length batches under the token budget.
+        ``also_masked`` gives, per request, per position, the other positions
+        its copy masks too (PLL-word-l2r: :func:`~.word_l2r.l2r_masks`).
         """
         import torch
 
         reqs = [(tuple(int(i) for i in ids), [int(p) for p in positions]) for ids, positions in requests]
-        todo = sorted({(ids, p) for ids, positions in reqs for p in positions} - self._masked.keys())
+        extra = [[()] * len(pos) for _, pos in reqs] if also_masked is None else list(also_masked)
+        keys = [
+            [_copy_key(ids, p, more) for p, more in zip(positions, masks, strict=True)]
+            for (ids, positions), masks in zip(reqs, extra, strict=True)
+        ]
+        todo = sorted({key for row in keys for key in row} - self._masked.keys())
         if todo:
             split = self._head()
             last_rows = self.last_layer_rows and split.supports_last_rows
             budget = self.token_budget if split.split else max(1, self.token_budget // 8)
-            batches = pack_by_length([len(ids) for ids, _ in todo], budget)
-            with torch.inference_mode(), _progress(len(todo), self.progress, "masked copies") as bar:
+            batches = pack_by_length([len(key[0]) for key in todo], budget)
+            with inference(self.device, self.dtype), _progress(len(todo), self.progress, "masked copies") as bar:
                 for batch in batches:
                     ids = torch.tensor([todo[k][0] for k in batch], device=self.device)
                     pos = torch.tensor([todo[k][1] for k in batch], device=self.device)
@@ -146,13 +164,16 @@ class MaskedLMScorer(ScorerBase):
                     targets = ids[rows, pos]
                     masked = ids.clone()
                     masked[rows, pos] = self.mask_id
+                    more = [(r, j) for r, k in enumerate(batch) for j in _also_masked(todo[k])]
+                    if more:
+                        masked[[r for r, _ in more], [j for _, j in more]] = self.mask_id
                     states = split.last_rows(masked, rows, pos) if last_rows else split.hidden(masked)[0][rows, pos]
                     values = split.log_probs(states, targets).double().cpu().numpy()
                     self.forward_passes += 1
                     for k, value in zip(batch, values, strict=True):
                         self._masked[todo[k]] = float(value)
                     bar.update(len(batch))
-        return [np.array([self._masked[(ids, p)] for p in positions]) for ids, positions in reqs]
+        return [np.array([self._masked[key] for key in row]) for row in keys]
 
     # -- unmasked passes -------------------------------------------------------------------------------
     def unmasked_log_probs(
@@ -175,7 +196,7 @@ class MaskedLMScorer(ScorerBase):
             batches = self._unmasked_batches(todo, attention, layers * heads, split.split)
             context = eager_attention(self.model) if attention else contextlib.nullcontext()
             with (
-                torch.inference_mode(),
+                inference(self.device, self.dtype),  # runtime: no cuDNN attention in half precision
                 context,
                 _progress(len(todo), self.progress, "unmasked passes", unit="sentence") as bar,
             ):
@@ -217,7 +238,7 @@ class MaskedLMScorer(ScorerBase):
 
     # -- sentence scores ---------------------------------------------------------------------------------
     def score_sentences(self, sentences: Sequence[str], metric: str = "pll") -> list[TokenScores]:
-        """PLL, AUL or AULA of each sentence on its own (CPS needs pairs: :meth:`score_pairs`)."""
+        """PLL, PLL-word-l2r, AUL or AULA of each sentence on its own (CPS needs pairs: :meth:`score_pairs`)."""
         if metric == "cps":
             raise ValueError("CPS compares the two sentences of a pair: use score_pairs(), or metric 'pll'")
         _check_metric(metric)
@@ -226,14 +247,23 @@ class MaskedLMScorer(ScorerBase):
         for t, pos in zip(toks, positions, strict=True):
             if not pos:
                 raise ValueError(f"{t.text!r} has no tokens besides special tokens: type some words")
-        if metric == "pll":
-            values = self.masked_log_probs((t.ids, pos) for t, pos in zip(toks, positions, strict=True))
-            return [_sentence(t, "pll", pos, v) for t, pos, v in zip(toks, positions, values, strict=True)]
+        if metric in ("pll", PLL_WORD_L2R):
+            also = None
+            if metric == PLL_WORD_L2R:
+                also = [self._word_l2r_masks(t, pos) for t, pos in zip(toks, positions, strict=True)]
+            values = self.masked_log_probs(((t.ids, pos) for t, pos in zip(toks, positions, strict=True)),
+                                           also_masked=also)
+            return [_sentence(t, metric, pos, v) for t, pos, v in zip(toks, positions, values, strict=True)]
         passes = self.unmasked_log_probs((t.ids for t in toks), attention=metric == "aula")
         return [
             _sentence(t, metric, pos, lp[pos], attention=att)
             for t, pos, (lp, att) in zip(toks, positions, passes, strict=True)
         ]
+
+    def _word_l2r_masks(self, tok: Tokenized, positions: list[int]) -> list[tuple[int, ...]]:
+        if tok.word_ids is None:
+            raise ValueError(f"{tok.text!r} was tokenised without word boundaries: PLL-word-l2r needs them")
+        return l2r_masks(tok.word_ids, positions)
 
     def cps_positions(self, stereo: Tokenized, anti: Tokenized) -> tuple[list[int], list[int]]:
         """The positions CPS masks in each sentence: shared tokens minus ``cps_skip``."""
@@ -285,6 +315,16 @@ class MaskedLMScorer(ScorerBase):
 
 
 # -- helpers ---------------------------------------------------------------------------------------------
+def _copy_key(ids: tuple[int, ...], position: int, also: Sequence[int]) -> tuple:
+    """A masked copy's cache key: ``(ids, position)``, or ``(ids, position, also masked)`` when the copy
+    masks more (a PLL-word-l2r copy that masks one token is PLL's copy, computed once)."""
+    return (ids, position, tuple(int(j) for j in also)) if len(also) else (ids, position)
+
+
+def _also_masked(key: tuple) -> tuple[int, ...]:
+    return key[2] if len(key) > 2 else ()
+
+
 def _check_metric(metric: str) -> None:
     if metric not in MASKED_METRICS:
         raise ValueError(f"`metric` must be one of {MASKED_METRICS}, got {metric!r}")

@@ -14,10 +14,17 @@ from typing import Any
 
 import numpy as np
 
-MASKED_METRICS = ("cps", "pll", "aul", "aula")
+PLL_WORD_L2R = "pll-word-l2r"
+"""PLL-word-l2r's metric name (Kauf & Ivanova 2023; :mod:`.word_l2r`)."""
+MASKED_METRICS = ("cps", "pll", PLL_WORD_L2R, "aul", "aula")
+"""Every sentence score a masked LM gives, in the order pickers offer them (the one list: API, CLI, widget, report)."""
+CAUSAL_METRICS = ("cps", "pll", "aul")
+"""Every sentence score a causal LM gives (``"pll"`` is its true log-likelihood)."""
 METRIC_LABELS = {
     "cps": "CPS: sum of log P(shared token | sentence with it masked) (Nangia et al. 2020)",
     "pll": "PLL: sum of log P(token | sentence with it masked) (Salazar et al. 2020)",
+    PLL_WORD_L2R: "PLL-word-l2r: sum of log P(token | sentence with it and the rest of its word masked) "
+    "(Kauf & Ivanova 2023)",
     "aul": "AUL: mean log P(token | unmasked sentence) (Kaneko & Bollegala 2022)",
     "aula": "AULA: attention-weighted mean log P(token | unmasked sentence) (Kaneko & Bollegala 2022)",
 }
@@ -30,7 +37,9 @@ class Tokenized:
     ``pieces`` are the display strings of the tokens (from the original text
     when the tokenizer gives offsets), ``space_before[i]`` whether a space
     precedes token i in the text, ``special[i]`` whether it is a special token
-    ([CLS], [SEP], <s>, ...).
+    ([CLS], [SEP], <s>, ...). ``word_ids[i]`` is the word token i belongs to
+    (``None`` for special tokens; :mod:`.word_l2r`), or ``word_ids`` is ``None``
+    when not known.
     """
 
     text: str
@@ -39,6 +48,7 @@ class Tokenized:
     pieces: tuple[str, ...]
     space_before: tuple[bool, ...]
     special: tuple[bool, ...]
+    word_ids: tuple[int | None, ...] | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -53,8 +63,8 @@ class TokenScores:
     tokenized
         The tokens, with display pieces and the special-token flags.
     metric
-        ``"pll"``, ``"cps"``, ``"aul"``, ``"aula"`` (causal models: ``"pll"`` is
-        the true log-likelihood ``sum_i log P(w_i | w_<i)``).
+        ``"pll"``, ``"pll-word-l2r"``, ``"cps"``, ``"aul"``, ``"aula"`` (causal
+        models: ``"pll"`` is the true log-likelihood ``sum_i log P(w_i | w_<i)``).
     score
         The sentence score (see :data:`METRIC_LABELS`).
     log_probs

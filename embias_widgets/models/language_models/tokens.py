@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .scoring import Tokenized
+from .word_l2r import tokenizer_family, word_ids_from_encoding, words_from_tokens
+
+#: Tokenizer family per tokenizer, for word boundaries without word ids.
+_FAMILIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def tokenize(tokenizer: Any, text: str, *, lowercase: bool, max_length: int | None) -> Tokenized:
@@ -32,7 +38,27 @@ def tokenize(tokenizer: Any, text: str, *, lowercase: bool, max_length: int | No
         )
     display = text if len(text) == len(model_text) else model_text
     pieces, spaces = _display_pieces(tokens, special, offsets, display)
-    return Tokenized(text, ids, tokens, pieces, spaces, special)
+    words = word_ids_from_encoding(enc, special)
+    if words is None:
+        words = words_from_tokens(tokens, special, _family(tokenizer, tokens))
+    return Tokenized(text, ids, tokens, pieces, spaces, special, words)
+
+
+def _family(tokenizer: Any, tokens: Sequence[str]) -> str:
+    """The tokenizer's family (:func:`~.word_l2r.tokenizer_family` of its vocabulary, else of ``tokens``),
+    once per tokenizer."""
+    try:
+        return _FAMILIES[tokenizer]
+    except (KeyError, TypeError):
+        pass
+    try:
+        vocabulary = tokenizer.get_vocab()
+    except (AttributeError, NotImplementedError):
+        vocabulary = None
+    family = tokenizer_family(tokens, vocabulary)
+    with contextlib.suppress(TypeError):  # a tokenizer that cannot be weakly referenced is asked each time
+        _FAMILIES[tokenizer] = family
+    return family
 
 
 def _display_pieces(

@@ -5,7 +5,7 @@ logit per label; ``softmax`` gives (e, n, c) in the order of ``config.id2label``
 which differs between models (many SNLI models: 0 = entailment; MNLI RoBERTa:
 CONTRADICTION, NEUTRAL, ENTAILMENT), so the label order is always read from
 ``config.id2label`` and matched case-insensitively to entailment / neutral /
-contradiction (:func:`label_columns`).
+contradiction in any spelling (:func:`label_columns`; a two-class entailment model is refused).
 
 Batching: pairs are grouped by exact token length and packed so that
 ``rows * length <= token_budget`` (:func:`~..language_models.batching.pack_by_length`);
@@ -17,6 +17,7 @@ turned into probabilities in float64.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,32 +25,61 @@ import numpy as np
 
 from ..errors import ModelNotFoundError, NliLabelError
 from ..language_models.batching import pack_by_length
-from ..runtime import default_device, input_length
+from ..runtime import check_device, check_dtype, default_device, inference, input_length, place_model, precision_note
+from ..runtime import token_budget as token_budget_for
+from .cls_row import cls_row_logits
 from .protocol import LABELS, check_pair_lists
 
-_ALIASES = {"entailment": "entailment", "entails": "entailment", "entail": "entailment",
-            "neutral": "neutral",
-            "contradiction": "contradiction", "contradicts": "contradiction", "contradict": "contradiction"}
+#: Spellings of the three NLI labels in hub configs, after :func:`_spelling` (lowercase, letters only):
+#: ``ENTAILMENT``, ``entailment``, ``Entailment``, ``entails``; ``contradiction``, ``CONTRADICTORY``, ...
+_ALIASES = {
+    **dict.fromkeys(("entailment", "entails", "entail", "entailed"), "entailment"),
+    **dict.fromkeys(("neutral", "neutrality", "neither"), "neutral"),
+    **dict.fromkeys(("contradiction", "contradicts", "contradict", "contradictory", "contradicted"), "contradiction"),
+}
+#: Second labels of two-class (RTE / HANS / WNLI-style) entailment models.
+_NOT_ENTAILMENT = ("notentailment", "nonentailment", "notentailed", "noentailment")
+
+
+def _spelling(label: Any) -> str:
+    """A label as compared: lowercase letters only (``"NOT_ENTAILMENT"`` -> ``"notentailment"``)."""
+    return re.sub(r"[^a-z]", "", str(label).lower())
 
 
 def label_columns(id2label: Mapping[Any, str]) -> np.ndarray:
     """Logit index of entailment, neutral, contradiction, from ``config.id2label``.
 
-    ``{0: "ENTAILMENT", 1: "NEUTRAL", 2: "CONTRADICTION"}`` gives ``[0, 1, 2]``;
-    ``{0: "contradiction", 1: "neutral", 2: "entailment"}`` gives ``[2, 1, 0]``.
+    Any spelling of the three names is read (case, ``_``/``-``/spaces and the forms in
+    :data:`_ALIASES`): ``{0: "ENTAILMENT", 1: "NEUTRAL", 2: "CONTRADICTION"}`` gives ``[0, 1, 2]``;
+    ``{0: "contradiction", 1: "entailment", 2: "neutral"}`` (sentence-transformers' DeBERTa-v3
+    cross-encoders) gives ``[1, 2, 0]``. Refused with :class:`~..errors.NliLabelError`: a two-class
+    (entailment / not entailment) model, which cannot tell neutral from contradiction; ``LABEL_0``-style
+    names, whose order the config does not say; any other name.
     """
     found = {int(i): str(label) for i, label in dict(id2label).items()}
-    where: dict[str, int] = {}
-    for i, label in found.items():
-        name = _ALIASES.get(label.strip().lower())
-        if name is not None:
-            where.setdefault(name, i)
-    if len(found) != 3 or set(where) != set(LABELS):
-        labels = ", ".join(f"{i}={found[i]!r}" for i in sorted(found))
+    labels = ", ".join(f"{i}={found[i]!r}" for i in sorted(found))
+    spelled = {i: _spelling(label) for i, label in found.items()}
+    if len(found) == 2 and any(sp in _NOT_ENTAILMENT or _ALIASES.get(sp) for sp in spelled.values()):
         raise NliLabelError(
-            f"the model's labels are {labels}; an NLI model needs exactly entailment, neutral and contradiction "
-            "(matched case-insensitively). If you know the order, pass labels=('entailment', 'neutral', "
-            "'contradiction') in the model's logit order"
+            f"the model's labels are {labels}: a two-class (entailment / not entailment) model cannot say neutral "
+            "from contradiction, and the NLI study needs all three probabilities. Use a three-class NLI model "
+            "(fine-tuned on MNLI or SNLI, e.g. a DeBERTa-v3 or RoBERTa MNLI cross-encoder)"
+        )
+    where: dict[str, int] = {}
+    for i, sp in spelled.items():
+        name = _ALIASES.get(sp)
+        if name is not None and name in where:
+            raise NliLabelError(f"the model's labels are {labels}: two of them mean {name}; pass labels=(...) "
+                                "with one name per logit, in the model's logit order")
+        if name is not None:
+            where[name] = i
+    if len(found) != 3 or set(where) != set(LABELS):
+        generic = all(re.fullmatch(r"label_?\d+", label.strip().lower()) for label in found.values())
+        why = ("names such as LABEL_0 do not say which logit is which (read the model card)" if generic
+               else "an NLI model needs exactly entailment, neutral and contradiction (in any spelling)")
+        raise NliLabelError(
+            f"the model's labels are {labels}; {why}. If you know the order, pass labels=('entailment', "
+            "'neutral', 'contradiction') in the model's logit order"
         )
     return np.array([where[name] for name in LABELS], dtype=np.int64)
 
@@ -70,10 +100,19 @@ class CrossEncoderNli:
         (for models saved with ``LABEL_0``-style names).
     device
         ``"cpu"``, ``"cuda"``, ...; default CUDA when torch sees a GPU, else CPU.
+    dtype
+        ``"float32"`` (default), ``"bfloat16"`` or ``"float16"``; a half precision's tolerance is
+        :attr:`precision_note` (see :mod:`embias_widgets.models.runtime`).
     token_budget
-        At most this many tokens (rows x length) per forward pass.
+        At most this many tokens (rows x length) per forward pass; default 8192 on the CPU, sized from
+        free GPU memory on CUDA.
     progress
         Show a tqdm bar over batches.
+    cls_row
+        Run the last encoder layer at the ``[CLS]`` row only, the one row the
+        classification head reads (:mod:`.cls_row`; BERT-, RoBERTa- and
+        ALBERT-shaped models, after a check against the full pass); logits
+        differ from the full pass by float rounding only.
     """
 
     def __init__(
@@ -85,8 +124,10 @@ class CrossEncoderNli:
         description: str = "",
         labels: Sequence[str] | None = None,
         device: str | None = None,
-        token_budget: int = 8192,
+        dtype: str | None = None,
+        token_budget: int | None = None,
         progress: bool = False,
+        cls_row: bool = True,
     ) -> None:
         if not _is_sequence_classifier(model):
             raise TypeError(
@@ -95,16 +136,17 @@ class CrossEncoderNli:
             )
         id2label = dict(enumerate(labels)) if labels is not None else model.config.id2label
         self.columns = label_columns(id2label)
-        self.device = default_device(device)
-        self.model = model.to(self.device).eval()
+        self.model, self.device, self.dtype = place_model(model, device, dtype)  # checked and moved (runtime)
         self.tokenizer = tokenizer
         self.name = name or getattr(model.config, "name_or_path", "") or type(model).__name__
         self.description = description or f"cross-encoder NLI model {self.name}"
-        self.token_budget = int(token_budget)
+        self.token_budget = token_budget_for(token_budget, self.model, self.device, self.dtype)
         pack_by_length([1], self.token_budget)
         self.progress = progress
         self.max_length = input_length(model, tokenizer)
         self.forward_passes = 0
+        self.cls_row = bool(cls_row)
+        self._fast: Any = None  # the [CLS]-row logits function once checked; False where it does not apply
 
     @classmethod
     def from_pretrained(cls, name_or_path: str, **options: Any) -> CrossEncoderNli:
@@ -124,9 +166,18 @@ class CrossEncoderNli:
                 f"{name_or_path!r} is a {', '.join(architectures)}, not a sequence classifier: an NLI model must be "
                 "an AutoModelForSequenceClassification fine-tuned on NLI (SNLI, MNLI)"
             )
+        check_device(options.get("device"))  # before the weights load
+        check_dtype(options.get("dtype"), default_device(options.get("device")))
+        if options.get("labels") is None:
+            label_columns(config.id2label)  # refuse a model with unreadable labels before loading its weights
         tokenizer = transformers.AutoTokenizer.from_pretrained(name_or_path)
         model = transformers.AutoModelForSequenceClassification.from_pretrained(name_or_path)
         return cls(model, tokenizer, name=options.pop("name", str(name_or_path)), **options)
+
+    @property
+    def precision_note(self) -> str:
+        """``dtype=bfloat16 (probabilities agree with float32 to about ...)`` for a half precision, else ``""``."""
+        return precision_note(self.dtype, "probabilities")
 
     def __repr__(self) -> str:
         order = dict(zip(LABELS, self.columns.tolist(), strict=True))
@@ -138,6 +189,7 @@ class CrossEncoderNli:
         if self.device != "cpu":
             state["model"] = copy.deepcopy(self.model).to("cpu")
             state["device"] = "cpu"
+        state["_fast"] = None  # a closure over the live model: checked again where it lands
         return state
 
     # -- scoring ------------------------------------------------------------------------------------
@@ -161,26 +213,50 @@ class CrossEncoderNli:
                     )
         return ids, enc.get("token_type_ids")
 
+    def _logits_function(self) -> Any:
+        """The [CLS]-row shortcut (:func:`.cls_row.cls_row_logits`) or the whole model."""
+        if self._fast is None:
+            fast = None
+            if self.cls_row:
+                ids, types = self.encode_pairs(["A man is playing a guitar on stage."] * 2,
+                                               ["A person plays music."] * 2)  # rows of one length
+                fast = cls_row_logits(self.model, ids, types if self._uses_types else None)
+            self._fast = fast or False
+        if self._fast:
+            return self._fast
+        return lambda input_ids, **kwargs: self.model(input_ids=input_ids, **kwargs).logits
+
+    @property
+    def _uses_types(self) -> bool:
+        return getattr(self.model.config, "type_vocab_size", 0) > 1
+
     def predict(self, premises: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
         """``(n, 3)`` float64 probabilities (entailment, neutral, contradiction), one row per pair."""
+        return self.predict_encoded(*self.encode_pairs(premises, hypotheses))
+
+    def predict_encoded(self, ids: Sequence[Sequence[int]], types: Sequence[Sequence[int]] | None) -> np.ndarray:
+        """:meth:`predict` for pairs already through :meth:`encode_pairs` (an engine tokenises the next chunk
+        while this one runs)."""
         import torch
 
-        ids, types = self.encode_pairs(premises, hypotheses)
         out = np.zeros((len(ids), 3))
+        if not len(ids):
+            return out
+        logits_of = self._logits_function()
         batches = pack_by_length([len(r) for r in ids], self.token_budget)
         iterator: Any = batches
         if self.progress:
             from tqdm.auto import tqdm
 
             iterator = tqdm(batches, desc=f"NLI {self.name}", unit="batch")
-        with torch.inference_mode():
+        with inference(self.device, self.dtype):  # runtime: no cuDNN attention in half precision
             for batch in iterator:
                 input_ids = torch.tensor([ids[i] for i in batch], dtype=torch.long, device=self.device)
                 kwargs: dict[str, Any] = {"attention_mask": torch.ones_like(input_ids)}
-                if types is not None and getattr(self.model.config, "type_vocab_size", 0) > 1:
+                if types is not None and self._uses_types:
                     kwargs["token_type_ids"] = torch.tensor([types[i] for i in batch], dtype=torch.long,
                                                             device=self.device)
-                logits = self.model(input_ids=input_ids, **kwargs).logits.double().cpu().numpy()
+                logits = logits_of(input_ids, **kwargs).double().cpu().numpy()
                 self.forward_passes += 1
                 logits = logits[:, self.columns]
                 logits -= logits.max(axis=1, keepdims=True)
@@ -214,4 +290,5 @@ class CrossEncoderNli:
         clone.name = f"{self.name} ({suffix})"
         clone.description = f"{self.description}; {suffix}"
         clone.forward_passes = 0
+        clone._fast = None  # the shortcut closes over the model it was made for
         return clone
