@@ -2,7 +2,8 @@
 
     embias report --model M [--model M2 ...] [--out DIR] [--quick] [--pairs FILE ...]
                   [--crows-pairs PATH|URL] [--stereoset PATH|URL] [--seed S] [--alpha A]
-                  [--workers N | --scheduler tcp://HOST:PORT] [--fresh] [--no-html] [--no-progress]
+                  [--workers N | --scheduler tcp://HOST:PORT] [--device D] [--dtype T] [--fresh] [--no-html]
+                  [--no-progress]
 
 States its sizes before it starts, shows a progress bar per section on stderr, and prints where the report is.
 Kept in its own module; the ``embias`` entry point (:mod:`embias_widgets.cli`) adds it with :func:`add_report`.
@@ -15,6 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import Any
+
+from .cli_options import add_device_options, device_options
 
 
 def add_report(sub: argparse._SubParsersAction) -> None:
@@ -42,6 +45,7 @@ def add_report(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--workers", type=int, metavar="N", help="run the sections on a local Dask cluster of N "
                        "processes (needs the scale extra)")
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the sections on this Dask scheduler")
+    add_device_options(p)  # every torch model of the report; word vectors ignore both
     p.add_argument("--fresh", action="store_true", help="delete the sections saved in DIR and start over")
     p.add_argument("--no-html", action="store_true", help="write report.json and the figures only")
     p.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
@@ -54,7 +58,7 @@ def run_report(args: argparse.Namespace, out: Any) -> int:
 
     report = Report(args.model, out=args.out, quick=args.quick, pairs=args.pairs, crows_pairs=args.crows_pairs,
                     stereoset=args.stereoset, seed=args.seed, alpha=args.alpha, workers=args.workers,
-                    scheduler=args.scheduler, fresh=args.fresh, progress=not args.no_progress,
+                    scheduler=args.scheduler, fresh=args.fresh, **device_options(args), progress=not args.no_progress,
                     html=not args.no_html)
     print(f"embias report: {report.describe()}", file=sys.stderr)
     result = report.run()

@@ -50,6 +50,7 @@ FULL_SIZES: dict[str, Any] = {
 directions, a seeded sample of 2,000 pairs per NLI probe."""
 
 _ARCHITECTURE_KINDS = (("ForMaskedLM", "masked-lm"), ("ForCausalLM", "causal-lm"),
+                       ("LMHeadModel", "causal-lm"),  # GPT2LMHeadModel, OpenAIGPTLMHeadModel, CTRLLMHeadModel
                        ("ForSequenceClassification", "nli"), ("Model", "sentence"))
 _REGISTRY_KINDS = {"static": "static", "sentence": "sentence", "sense": "sense", "language-model": "masked-lm",
                    "nli": "nli"}
@@ -200,6 +201,20 @@ def iv_report(models: Any, out: Any, *, quick: Any, pairs: Any, crows_pairs: Any
     return specs, out_dir, data
 
 
+def iv_runtime(device: Any, dtype: Any) -> dict[str, str]:
+    """``device`` and ``dtype`` as given (checked as every loader checks them), for the torch models' options."""
+    from ...models.runtime import DTYPES, check_device
+
+    if dtype is not None and dtype not in DTYPES:
+        raise ReportInputError(f"`dtype` must be one of {', '.join(DTYPES)}, got {dtype!r}")
+    if device is not None:
+        try:
+            check_device(device)
+        except ValueError as err:
+            raise ReportInputError(str(err)) from None
+    return {k: v for k, v in (("device", device), ("dtype", dtype)) if v is not None}
+
+
 def sizes(quick: bool) -> dict[str, Any]:
     """The sizes of a ``quick`` or full report."""
     return dict(QUICK_SIZES if quick else FULL_SIZES)
@@ -220,9 +235,12 @@ def describe_sizes(quick: bool) -> str:
             f"{n(s['sense_pairs'], 'pairs')}; NLI {n(s['nli_pairs'], 'pairs')} per probe (seeded sample)")
 
 
-def plan_sections(models: list[ModelSpec], data: dict[str, str | None], *, quick: bool,
-                  seed: int) -> list[SectionSpec]:
-    """Every section of the report, in order: per model, the methods of its kind."""
+def plan_sections(models: list[ModelSpec], data: dict[str, str | None], *, quick: bool, seed: int,
+                  runtime: dict[str, str] | None = None) -> list[SectionSpec]:
+    """Every section of the report, in order: per model, the methods of its kind.
+
+    ``runtime`` (``device``, ``dtype`` as given) joins the options of every model that runs on torch (all kinds
+    but static word vectors), so it reaches each model load and the resume fingerprint."""
     s = sizes(quick)
     out = []
     for model in models:
@@ -232,7 +250,8 @@ def plan_sections(models: list[ModelSpec], data: dict[str, str | None], *, quick
             if method == "sssb" and not files:
                 continue  # only when --pairs FILE gives SSSB files
             key = "nli" if method.startswith("nli-") else method
-            options = {"seed": seed, **{k: s[k] for k in _OPTIONS_OF[key]}}
+            options = {"seed": seed, **{k: s[k] for k in _OPTIONS_OF[key]},
+                       **((runtime or {}) if model.kind != "static" else {})}
             out.append(SectionSpec(method, model, options, {k: str(v) for k, v in files.items() if v}))
     return out
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...metrics import holm_bonferroni
 from . import sections_lm
-from .plan import ReportInputError, SectionSpec, describe_sizes, iv_report, plan_sections
+from .plan import ReportInputError, SectionSpec, describe_sizes, iv_report, iv_runtime, plan_sections
 from .published import figures_for
 from .result import SCHEMA, ReportResult
 from .sections import TITLES, WHAT, run_debias, run_ripa, run_seat, run_sense_weat, run_weat
@@ -38,11 +38,41 @@ def runner(method: str) -> Callable[[SectionSpec], dict[str, Any]]:
     return table.get(method) or sections_lm.run_nli
 
 
+_PRECISION_OF = {"seat": "vectors", "sense-weat": "vectors", "crows-pairs": "scores", "stereoset": "scores",
+                 "sense-pairs": "scores", "sssb": "scores"}
+
+
+def precision_notes(spec: SectionSpec) -> list[str]:
+    """A half precision's tolerance (:func:`~embias_widgets.models.runtime.precision_note`) for a section whose
+    model runs on torch in it; nothing for float32, word vectors or a file of sense vectors."""
+    from ...models.runtime import precision_note
+
+    if spec.model.kind == "static" or (spec.model.kind == "sense" and not spec.model.name.startswith("gloss:")):
+        return []
+    note = precision_note(spec.options.get("dtype"), _PRECISION_OF.get(spec.method, "probabilities"))
+    return [note] if note else []
+
+
 def run_section(spec: SectionSpec) -> tuple[dict[str, Any], float]:
     """Run one section (in this process or on a Dask worker): its outcome and seconds."""
     start = time.perf_counter()
     result = runner(spec.method)(spec)
+    result["notes"] = list(dict.fromkeys([*precision_notes(spec), *result.get("notes", [])]))
     return result, time.perf_counter() - start
+
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a ``scheduler=`` address to answer."""
+
+
+def _check_scheduler(address: Any) -> str:
+    from ..nli.dask_runner import check_address
+    from ..nli.resume import NliRunError
+
+    try:
+        return check_address(address)
+    except NliRunError as err:
+        raise ReportInputError(f"--scheduler: {err}") from None
 
 
 def _local_data(data: dict[str, str | None]) -> dict[str, str | None]:
@@ -72,7 +102,12 @@ class Report:
     seed, alpha
         Seed of every sampled test and sample; Holm-Bonferroni level over every p-value (May et al.: 0.01).
     workers, scheduler
-        Run the sections on a local Dask cluster of N processes, or on this scheduler.
+        Run the sections on a local Dask cluster of N processes, or on this scheduler (``tcp://host:port``).
+    device, dtype
+        Where and in which precision every torch model runs (sentence encoders, gloss sense vectors, masked and
+        causal LMs, NLI models; word vectors ignore both): as ``load_model``'s ``device=``/``dtype=``. Both are
+        recorded in ``report.json`` and are part of the resume fingerprint; a half precision states its
+        tolerance in the notes of the sections it changes.
     fresh
         Delete the saved sections in ``out`` first (otherwise a resume of the very same run, else refused).
     """
@@ -80,19 +115,24 @@ class Report:
     def __init__(self, models: Sequence[str] | str, out: str | Path | None = None, quick: bool = False,
                  pairs: Sequence[str | Path] = (), *, crows_pairs: str | None = None, stereoset: str | None = None,
                  seed: int = 0, alpha: float = 0.01, workers: int | None = None, scheduler: str | None = None,
-                 fresh: bool = False, progress: bool = True, title: str | None = None, html: bool = True) -> None:
+                 device: str | None = None, dtype: str | None = None, fresh: bool = False, progress: bool = True,
+                 title: str | None = None, html: bool = True) -> None:
         self.models, self.out, self.data = iv_report(models, out, quick=quick, pairs=pairs, crows_pairs=crows_pairs,
                                                      stereoset=stereoset, seed=seed, alpha=alpha)
         if workers is not None and (not isinstance(workers, int) or workers < 1):
             raise ReportInputError(f"`workers` must be a whole number >= 1, got {workers!r}")
+        if scheduler is not None:
+            scheduler = _check_scheduler(scheduler)
+        self.runtime = iv_runtime(device, dtype)
         self.quick, self.seed, self.alpha = quick, seed, float(alpha)
         self.workers, self.scheduler, self.fresh, self.progress, self.html = workers, scheduler, fresh, progress, html
         self.title = title or f"embias report: {', '.join(m.name for m in self.models)}"
-        self.sections = plan_sections(self.models, self.data, quick=quick, seed=seed)
+        self.sections = plan_sections(self.models, self.data, quick=quick, seed=seed, runtime=self.runtime)
 
     def describe(self) -> str:
-        """The sizes, stated before the run starts."""
-        return describe_sizes(self.quick)
+        """The sizes (and the device and dtype, when given), stated before the run starts."""
+        runtime = "".join(f"; {k} {v}" for k, v in self.runtime.items())
+        return describe_sizes(self.quick) + runtime
 
     def _fingerprints(self) -> dict[str, str]:
         from ...models.fingerprints import FingerprintError, model_fingerprint
@@ -114,8 +154,18 @@ class Report:
             raise ReportInputError("--workers/--scheduler need dask.distributed: pip install "
                                    "'embias-widgets[scale]'") from None
         if self.scheduler:
-            return Client(self.scheduler, timeout=10)
-        return Client(LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True))
+            try:
+                return Client(self.scheduler, timeout=f"{CONNECT_TIMEOUT}s")
+            except (OSError, TimeoutError) as err:
+                raise ReportInputError(
+                    f"no Dask scheduler answers at {self.scheduler} within {CONNECT_TIMEOUT:g} s ({type(err).__name__}"
+                    "); start one (dask scheduler) or use --workers N for a local cluster") from None
+        cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        try:
+            return Client(cluster)
+        except BaseException:
+            cluster.close()
+            raise
 
     def run(self) -> ReportResult:
         """Run (or resume) every section, correct every p-value, write the report files, return the result."""
@@ -174,7 +224,10 @@ class Report:
             bar.close()
         finally:
             if client is not None:
+                cluster = client.cluster  # ours (workers=N) is closed with the client; a scheduler's is not
                 client.close()
+                if cluster is not None and self.scheduler is None:
+                    cluster.close()
 
     def _finish(self, spec: SectionSpec, wanted: dict[str, Any], store: SectionStore, get: Any) -> dict[str, Any]:
         try:
@@ -204,7 +257,8 @@ class Report:
                            "platform": platform.platform(), "seconds": round(seconds, 3),
                            "options": {"quick": self.quick, "seed": self.seed, "alpha": self.alpha,
                                        "sizes": self.describe(), "workers": self.workers,
-                                       "scheduler": self.scheduler, "notes": notes}},
+                                       "scheduler": self.scheduler, "device": self.runtime.get("device"),
+                                       "dtype": self.runtime.get("dtype"), "notes": notes}},
             "models": [{"name": m.name, "kind": m.kind, "fingerprint": fps[m.name]} for m in self.models],
             "data_files": {k: {"source": self.data[k], "sha256": h} for k, h in hashes.items()},
             "sections": sections, "holm": holm,

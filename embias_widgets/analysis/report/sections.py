@@ -62,6 +62,11 @@ def outcome(columns: list[str], rows: list[list[Any]], *, tests: list[dict[str, 
             "notes": list(dict.fromkeys(notes or [])), "chart": {"x": x, "y": y} if x and y else None}
 
 
+def model_options(spec: SectionSpec) -> dict[str, Any]:
+    """The ``device`` and ``dtype`` of the report (only those given), for the section's model load."""
+    return {k: spec.options[k] for k in ("device", "dtype") if spec.options.get(k) is not None}
+
+
 def _rounded(v: Any, digits: int = 4) -> Any:
     return None if v is None else round(float(v), digits)
 
@@ -87,7 +92,7 @@ def run_weat(spec: SectionSpec) -> dict[str, Any]:
     from ..association import run_suite
 
     suite = run_suite(list(WEAT_TESTS), [spec.model.name], n_samples=spec.options["permutations"],
-                      seed=spec.options["seed"], progress=False)
+                      seed=spec.options["seed"], progress=False, **model_options(spec))
     return _suite_outcome(suite.records())
 
 
@@ -99,7 +104,7 @@ def run_seat(spec: SectionSpec) -> dict[str, Any]:
     chosen = spec.options["seat_tests"]
     tests = sentence_test_names() if chosen == "all" else list(chosen)
     suite = run_suite(tests, [spec.model.name], n_samples=spec.options["permutations"], seed=spec.options["seed"],
-                      progress=False)
+                      progress=False, **model_options(spec))
     return _suite_outcome(suite.records())
 
 
@@ -114,7 +119,8 @@ def run_ripa(spec: SectionSpec) -> dict[str, Any]:
             t = load_bundled_test(test)
             for key in (("targ1", "targ2") if test != "weat6" else ("attr1", "attr2")):
                 groups.setdefault(f"{label}: {t.sets()[key].category}", []).extend(t.sets()[key].examples)
-    result = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, groups, model=spec.model.name).run()
+    result = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, groups, model=spec.model.name,
+                                **model_options(spec)).run()
     rows = [[w, g, _rounded(s)] for w, g, s in zip(result.words, result.groups, result.ripa, strict=True)]
     rows.sort(key=lambda r: -r[2])
     notes = [*result.notes, f"relation vector from {len(result.pairs)} pairs; positive = towards the first word of "
@@ -126,7 +132,7 @@ def run_debias(spec: SectionSpec) -> dict[str, Any]:
     """WEAT 6-8 before/after projecting out the gender direction, and a random one (:meth:`compare_weat`)."""
     from ..relation import RelationProjection
 
-    study = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, model=spec.model.name)
+    study = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, model=spec.model.name, **model_options(spec))
     frame = study.compare_weat(("weat6", "weat7", "weat8"), n_random=spec.options["debias_random"],
                                seed=spec.options["seed"], n_samples=spec.options["permutations"])
     rows, tests = [], []
@@ -150,7 +156,8 @@ def run_sense_weat(spec: SectionSpec) -> dict[str, Any]:
     name = spec.model.name if spec.model.kind == "sense" else f"gloss:{spec.model.name}"
     chosen = spec.options["sense_tests"]
     tests = sense_test_names() if chosen == "all" else list(chosen)
-    records = run_sense_suite(tests, [name], n_samples=spec.options["permutations"], seed=spec.options["seed"])
+    records = run_sense_suite(tests, [name], n_samples=spec.options["permutations"], seed=spec.options["seed"],
+                              model_options=model_options(spec))
     rows, tests_out, notes = [], [], []
     for r in records:
         word = r["word_level"]

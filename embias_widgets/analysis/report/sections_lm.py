@@ -16,7 +16,7 @@ import numpy as np
 
 from ...stimuli.nli_probes import NliPair, PairSource, TemplateProbe
 from .plan import SectionSpec
-from .sections import outcome
+from .sections import model_options, outcome
 
 CI_LEVEL = 0.95
 
@@ -63,14 +63,13 @@ def run_crows(spec: SectionSpec) -> dict[str, Any]:
     from ..likelihood import PairedLikelihood
 
     pairs = _read(spec, "crows-pairs", "crows", spec.options["crows_pairs"])
-    first = _scored(PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False).run(),
-                    "CrowS-Pairs")
-    a = first.to_dict(naming="crows", items=False)
+    study = PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False,
+                             **model_options(spec))
+    a = _scored(study.run(), "CrowS-Pairs").to_dict(naming="crows", items=False)
     records = [a]
     b = None
     if spec.model.kind == "masked-lm":
-        b = _scored(PairedLikelihood(pairs, model=spec.model.name, metric="aul", progress=False).run(),
-                    "CrowS-Pairs").to_dict(naming="crows", items=False)
+        b = _scored(study.run(metric="aul"), "CrowS-Pairs").to_dict(naming="crows", items=False)
         records.append(b)
     name_a = a["metric"].upper()
     columns = ["bias type", "n", f"{name_a} %"] + (["AUL %", "AUL (Zhou: % - 50)"] if b else [])
@@ -91,8 +90,9 @@ def run_stereoset(spec: SectionSpec) -> dict[str, Any]:
     from ..likelihood import PairedLikelihood
 
     pairs = _read(spec, "stereoset", "stereoset", spec.options["stereoset_items"])
-    rec = _scored(PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False).run(),
-                  "StereoSet").to_dict(items=False)
+    study = PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False,
+                             **model_options(spec))
+    rec = _scored(study.run(), "StereoSet").to_dict(items=False)
     ss = rec.get("stereoset") or {}
     rows = [["all", ss.get("n"), _r(ss.get("ss")), _r(ss.get("lms")), _r(ss.get("icat"))]]
     rows += [[k, v["n"], _r(v["ss"]), _r(v["lms"]), _r(v["icat"])]
@@ -114,7 +114,7 @@ def run_sense_pairs(spec: SectionSpec) -> dict[str, Any]:
     """The bundled sense-sensitive pairs with AUL in Zhou et al.'s convention (a seeded sample under --quick)."""
     from ..likelihood import PairedLikelihood
 
-    study = PairedLikelihood.for_senses(model=spec.model.name, progress=False)
+    study = PairedLikelihood.for_senses(model=spec.model.name, progress=False, **model_options(spec))
     n = spec.options["sense_pairs"]
     if n is not None and n < len(study.pairs):
         rng = np.random.default_rng(spec.options["seed"])
@@ -129,7 +129,8 @@ def run_sssb(spec: SectionSpec) -> dict[str, Any]:
     from ..likelihood import PairedLikelihood
 
     pairs = [p for path in spec.data.values() for p in read_pairs(path, format_in="sssb")]
-    rec = _scored(PairedLikelihood.for_senses(pairs, model=spec.model.name, progress=False).run(),
+    rec = _scored(PairedLikelihood.for_senses(pairs, model=spec.model.name, progress=False,
+                                                 **model_options(spec)).run(),
                   "the SSSB files").to_dict(items=False)
     return _sense_outcome(rec, len(pairs), ", ".join(spec.data))
 
@@ -171,6 +172,15 @@ def nli_intervals(neutral: np.ndarray, is_neutral: np.ndarray, level: float = CI
     return {"nn": (float(nn[0]), float(nn[1])), "fn": (float(fn.low), float(fn.high))}
 
 
+def word_pair_note(per_pair: Any, n_templates: int) -> str:
+    """How many word pairs the sample reached and how many of each one's templates it holds: the word-pair
+    measures average only those sampled templates, not all of them (Dev et al. average every template)."""
+    counts = per_pair.groupby(["premise_word", "hypothesis_word"]).size().to_numpy()
+    return (f"word-pair measures average each word pair's sampled templates only: {len(counts):,} word pairs, "
+            f"{int(counts.min())}-{int(counts.max())} (median {float(np.median(counts)):g}) of its {n_templates:,} "
+            "templates each; the sentence-pair measures are over the sampled pairs")
+
+
 def run_nli(spec: SectionSpec) -> dict[str, Any]:
     """One NLI probe of Dev et al. on a seeded sample of its pairs, with NN and FN intervals."""
     from ...stimuli.nli_probes import load_probe
@@ -178,7 +188,7 @@ def run_nli(spec: SectionSpec) -> dict[str, Any]:
 
     probe = load_probe(spec.method.removeprefix("nli-"))
     source = SampledPairs(probe, spec.options["nli_pairs"], spec.options["seed"])
-    result = NliProbe(source, model=spec.model.name).run(per_pair=True)
+    result = NliProbe(source, model=spec.model.name, model_options=model_options(spec)).run(per_pair=True)
     per_pair = result.pairs_table()
     probs = per_pair[["entailment", "neutral", "contradiction"]].to_numpy(dtype=float)
     ci = nli_intervals(probs[:, 1], probs.argmax(axis=1) == 1)
@@ -196,6 +206,7 @@ def run_nli(spec: SectionSpec) -> dict[str, Any]:
     notes = [f"{len(source):,} of {len(probe):,} pairs, a seeded random sample (seed {spec.options['seed']})",
              "interval: 95% t interval of the mean neutral probability (NN) and 95% Wilson score interval of the "
              "share labelled neutral (FN), over the sampled sentence pairs",
+             word_pair_note(per_pair, len(probe.templates)),
              "no p-value: these are descriptive measures", *(n for n in d.get("notes", []) if "subset" not in n)]
     if d.get("note"):
         notes.append(d["note"])
