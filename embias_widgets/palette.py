@@ -16,6 +16,11 @@ Roles:
 - ``LIKELIHOOD_COLORS``: the stereotypical and anti-stereotypical side of a
   sentence pair (Nangia et al. 2020).
 - ``SIGN_COLORS``: a signed effect size (positive, negative).
+- ``COLOR_NAMES``: what legends and notebook text call each colour, so the words
+  match what is drawn (the pairs' crimson and grey dots).
+
+The pair colours are told apart from each other and from the first four group
+colours by a colour difference (CIEDE2000, Sharma, Wu & Dalal 2005) of at least 20.
 
 This module imports nothing from the package, so the analysis layer can use
 it without importing widgets; altair is imported only by :func:`altair_scale`.
@@ -35,6 +40,13 @@ SET_COLORS: dict[str, str] = dict(_DATA["sets"])
 PAIR_COLORS: dict[str, str] = dict(_DATA["pairs"])
 LIKELIHOOD_COLORS: dict[str, str] = dict(_DATA["likelihood"])
 SIGN_COLORS: dict[str, str] = dict(_DATA["sign"])
+COLOR_NAMES: dict[str, str] = dict(_DATA["names"])
+"""The word for each colour (``"#7d7d7d": "grey"``), as the widget legends and the notebooks say it."""
+
+
+def color_name(colour: str) -> str:
+    """The word for a palette colour (``"crimson"``); the hex code itself for a colour without a name."""
+    return COLOR_NAMES.get(colour.lower(), colour)
 
 
 def group_colors(groups: Iterable[str]) -> dict[str, str]:

@@ -7,6 +7,7 @@ import "./effect_size_bars.css";
 import { h, listen, s, signed } from "./lib/dom.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
 import { fitWords } from "./lib/labels.js";
+import { fitKey } from "./lib/wrap.js";
 import { clipped, linear, niceDomain, signedBar, tickLabel } from "./lib/scale.js";
 import { busyIndicator, errorState, helpButton, mountRoot, toolbar, watchWidth } from "./lib/ui.js";
 
@@ -73,7 +74,7 @@ function displayRows(perWord, groups, opened) {
 
 function rowLabel(r) {
   if (r.kind === "sentence") return fitWords(r.sentence, LABEL_W - 14, { keep: r.word });
-  const text = fitWords(r.word, LABEL_W - 14);
+  const text = fitKey(fitWords(r.word, LABEL_W - 14), LABEL_W - 14); // a long sense key: cut at a key boundary
   return r.kind === "group" ? `${r.open ? "▾" : "▸"} ${text}` : text;
 }
 
@@ -126,6 +127,7 @@ function drawWords(svg, rows, domain, ticks, cats, tip, onToggle) {
       class: `esb-word${sentence ? " esb-sentence" : ""}${r.kind === "group" ? " esb-group" : ""}`,
       "data-word": r.word,
     }, rowLabel(r));
+    if (!sentence && !label.textContent.endsWith(r.word)) label.append(s("title", {}, r.word)); // the full key
     const number = s("text", { x: WIDTH - 2, y: y + 13, "text-anchor": "end", class: "esb-num" }, signed(r.association, 3));
     const nodes = [bar, label, number];
     if (r.kind === "group") {
@@ -276,7 +278,9 @@ function render({ model, el }) {
       h("span", { text: `bar: s(w, A, B) = ${model.get("cos_label") || "mean cos"}(w, ${cats.attr1 || "A"}) − ${model.get("cos_label") || "mean cos"}(w, ${cats.attr2 || "B"}); hover a bar for its terms` }),
     );
     const rows = failed ? [] : displayRows(model.get("per_word") || [], model.get("word_groups") || [], opened);
-    const fit = niceDomain(rows.flatMap((r) => (r.kind === "group" ? [r.min, r.max] : [r.association])), { nTicks: 6 });
+    // shared_extent: values another bar set draws (the sense explorer's other level), so both share one scale
+    const spanned = rows.flatMap((r) => (r.kind === "group" ? [r.min, r.max] : [r.association]));
+    const fit = niceDomain(rows.length ? [...spanned, ...(model.get("shared_extent") || [])] : [], { nTicks: 6 });
     lastDomain = fit.domain;
     const domain = fixedDomain ?? fit.domain;
     const ticks = fixedDomain ? niceDomain(fixedDomain, { nTicks: 6 }).ticks.filter((t) => t >= domain[0] && t <= domain[1]) : fit.ticks;
@@ -290,7 +294,7 @@ function render({ model, el }) {
   }
   const unlisten = listen(
     model,
-    ["effect_size", "p_value", "p_provisional", "significant", "alpha", "method_text", "per_word", "word_groups", "categories", "error", "stale", "refused", "title", "subtitle"],
+    ["effect_size", "p_value", "p_provisional", "significant", "alpha", "method_text", "per_word", "word_groups", "shared_extent", "categories", "error", "stale", "refused", "title", "subtitle"],
     update,
   );
   const unlistenBusy = listen(model, ["busy"], () => busy.set(Boolean(model.get("busy"))));

@@ -9,6 +9,7 @@ import { busyIndicator, button, errorState, helpButton, mountRoot, select, toolb
 import { heatColor } from "./lib/palette.js";
 import { heatScale } from "./lib/heat.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
+import { cellSvg, heatmapSvg, nliFigureSpec } from "./lib/nli_figure.js";
 
 const LABELS = ["entailment", "neutral", "contradiction"];
 const SHORT = { entailment: "e", neutral: "n", contradiction: "c" };
@@ -113,8 +114,15 @@ function render({ model, el }) {
     send(model, "stop_requests", model.get("stop_requests") + 1);
   }, { title: "stop after the premise word being scored; what is scored stays", className: "nle-stop" });
   const words = premisePicker(model);
+  const figureSource = h("div", { className: "nle-figure-source", attrs: { hidden: "" } }); // SVGs built for an export
   const exports = exportButtons({
     stem: () => fileStem("nli", model.get("probe"), model.get("model_name"), model.get("heatmap").label || "neutral"),
+    figure: () => nliFigureSpec(model),
+    svgs: () => {
+      const svgs = [heatmapSvg(model.get("heatmap") || {}, model.get("cell") || []), cellSvg(model.get("cell"), model.get("cell_pairs") || [])].filter(Boolean);
+      figureSource.replaceChildren(...svgs);
+      return svgs;
+    },
     csv: () => {
       const hm = model.get("heatmap");
       const rows = [];
@@ -160,6 +168,7 @@ function render({ model, el }) {
     h("div", { className: "nle-section" }, h("div", { className: "nle-title" }, "Word pairs ", labelSel.label), legend, h("div", { className: "nle-heat-and-cell" }, heat, cellBox)),
     h("div", { className: "nle-section nle-typed" }, h("div", { className: "nle-title", text: "Try your own pair" }), premiseIn, hypothesisIn, typedOut),
     h("div", { className: "nle-section" }, topBox),
+    figureSource,
   );
 
   function drawControls() {

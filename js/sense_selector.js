@@ -10,7 +10,7 @@ import { debounce, moveActive, optionItems, toggled } from "./lib/senses.js";
 import { errorState, mountRoot } from "./lib/ui.js";
 
 const TRAITS = ["label", "query", "pos", "answered", "senses", "suggestions", "message", "selected", "chips", "error",
-  "refused", "stale", "export_text", "import_text", "source", "lookup_ms", "allow_lemmas"];
+  "refused", "stale", "export_text", "import_text", "source", "lookup_ms", "allow_lemmas", "tools"];
 
 let counter = 0;
 
@@ -96,6 +96,7 @@ function drawList(view) {
     count: (model.get("senses") || []).length,
     lookupMs: model.get("lookup_ms"),
     source: model.get("source"),
+    tools: model.get("tools") !== false,
   };
   parts.status.replaceChildren(...statusNodes(status, (s) => lookUp(view, s)));
   el.dataset.answered = model.get("answered") || "";
@@ -155,6 +156,12 @@ function update(view) {
     parts.input.value = model.get("query");
   }
   parts.pos.value = model.get("pos") || "";
+  // tools off: a composing widget (the sense explorer) shows the source line, "?" and import/export once
+  const tools = model.get("tools") !== false;
+  parts.help.button.hidden = !tools;
+  if (!tools) parts.help.panel.hidden = true;
+  parts.io.hidden = !tools;
+  view.el.dataset.tools = String(tools);
   view.errors.show(model);
   parts.exportBox.value = model.get("export_text") || "";
   if (model.get("import_text") === "" && document.activeElement !== parts.importBox) parts.importBox.value = "";

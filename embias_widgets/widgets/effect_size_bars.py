@@ -47,6 +47,9 @@ class EffectSizeBars(EmbiasWidget):
     "sentences": [{"sentence", "association"}]}`` from :meth:`AssociationTestResult.word_groups`; the bars
     then show a word's mean s over its sentences with their range, and open to its sentences."""
     categories = traitlets.Dict().tag(sync=True)
+    shared_extent = traitlets.List(traitlets.Float()).tag(sync=True)
+    """Values the per-word x axis must also span besides this widget's own rows (``[]``: fit to its own rows).
+    Two bar sets given the same extent (the sense explorer's sense and word levels) draw one x scale."""
     cos_label = traitlets.Unicode("mean cos").tag(sync=True)
     """How the two terms of s(w) are reduced over the attribute words ("mean cos" or "max cos")."""
     revision = traitlets.Int(0).tag(sync=True)

@@ -60,6 +60,9 @@ class SenseSelector(EmbiasWidget):
     wordnet
         A loaded WordNet (default :func:`load_wordnet`); anything with
         ``senses(lemma, pos)``, ``sense(key)`` and ``is_key(text)``.
+    tools
+        Show the WordNet source line, "?" help and import/export here (default); off when a composing
+        widget shows them once for all its selectors.
     """
 
     _esm = bundle("sense_selector.js")
@@ -94,6 +97,9 @@ class SenseSelector(EmbiasWidget):
     """Which WordNet files answer the lookups."""
     lookup_ms = traitlets.Float(0.0).tag(sync=True)
     """How long the last lookup took in the kernel."""
+    tools = traitlets.Bool(True).tag(sync=True)
+    """Show this selector's own WordNet source line, "?" help and JSON import/export (default). A widget that
+    composes several selectors turns them off and shows them once (:class:`SenseSetsBar`)."""
 
     def __init__(
         self,
@@ -103,10 +109,11 @@ class SenseSelector(EmbiasWidget):
         multiple: bool = True,
         allow_lemmas: bool = False,
         wordnet: Any = None,
+        tools: bool = True,
         **kwargs: Any,
     ) -> None:
         self.wordnet = wordnet if wordnet is not None else load_wordnet()
-        super().__init__(label=label, multiple=multiple, allow_lemmas=allow_lemmas, **kwargs)
+        super().__init__(label=label, multiple=multiple, allow_lemmas=allow_lemmas, tools=tools, **kwargs)
         self.source = str(getattr(self.wordnet, "source", ""))
         self.selected = list(selected)
         self._update_chips()

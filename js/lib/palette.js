@@ -35,6 +35,11 @@ export function groupColors(groups) {
   return out;
 }
 
+/** The word for a palette colour ("crimson", "grey"), as the legends and notebooks say it; else the hex code. */
+export function colorName(colour) {
+  return data.names[String(colour).toLowerCase()] ?? colour;
+}
+
 /** Background for a heat shade in [0, 1]: the heat colour with alpha, so text in --embias-fg stays readable. */
 export function heatColor(shade) {
   const t = Math.max(0, Math.min(1, Number(shade) || 0));

@@ -80,8 +80,8 @@ export function chipNode(chip, onRemove) {
  * The status line under the input: the WordNet source when nothing is typed, "looking up…" until
  * Python answers this query, its message and close matches (buttons calling onSuggest), or the count.
  */
-export function statusNodes({ query, fresh, message, suggestions, count, lookupMs, source }, onSuggest) {
-  if (!query.trim()) return [h("span", { text: `WordNet 3.0 (${source || "?"})` })];
+export function statusNodes({ query, fresh, message, suggestions, count, lookupMs, source, tools = true }, onSuggest) {
+  if (!query.trim()) return tools ? [sourceNode(source)] : [];
   if (!fresh) return [h("span", { text: "looking up…" })];
   if (message || suggestions.length) {
     return [
@@ -94,8 +94,13 @@ export function statusNodes({ query, fresh, message, suggestions, count, lookupM
   return [h("span", { text: `${count} sense${count === 1 ? "" : "s"} (${Number(lookupMs).toFixed(1)} ms in the kernel)` })];
 }
 
+/** "WordNet 3.0 (<files>)": which WordNet answers the lookups (shown once per selector or per explorer). */
+export function sourceNode(source) {
+  return h("span", { className: "ess-source", text: `WordNet 3.0 (${source || "?"})` });
+}
+
 /** The empty frame of a selector: every element, named, for render() to fill and wire. */
-export function selectorParts(uid) {
+export function selectorParts(uid, { ioTitle = "Import / export JSON" } = {}) {
   const importBox = h("textarea", { className: "ess-import-text", rows: 3, placeholder: '["nurse%1:18:00::", ...]' });
   const exportBox = h("textarea", { className: "ess-export-text", rows: 3, readOnly: true });
   const importButton = h("button", { className: "ess-import", text: "Import" });
@@ -131,7 +136,7 @@ export function selectorParts(uid) {
     io: h(
       "details",
       { className: "ess-io" },
-      h("summary", { text: "Import / export JSON" }),
+      h("summary", { text: ioTitle }),
       h("div", { className: "ess-io-row" }, importBox, importButton),
       h("div", { className: "ess-io-row" }, exportBox),
     ),

@@ -137,3 +137,75 @@ def test_exports_are_standalone_figures(lab_server, page, browser, timings):
     dark = _alone(browser, data.decode("utf-8"))
     assert dark["background"] not in ("rgb(255, 255, 255)", "#ffffff"), dark["background"]
     set_theme(page, "light")
+
+
+NLI_SETUP = '''
+import os, json
+os.environ["HF_HUB_OFFLINE"] = "1"
+import torch; torch.set_num_threads(1)
+from embias_widgets.widgets import NliExplorer
+nli = NliExplorer("gender-occupation", premise_words=["accountant", "nurse"], n_templates=3)
+nli
+'''
+
+NLI_REPORT = '''
+print("PY-NLI", json.dumps({"heatmap": nli.heatmap, "scores": nli.scores, "progress": nli.progress,
+      "cell": nli.cell, "cell_pairs": nli.cell_pairs, "model": nli.model_name, "probe": nli.probe}))
+'''
+
+
+def test_nli_export_is_a_figure_of_the_heatmap_and_the_cell_bars(lab_server, page, browser, timings):
+    """Issue 18: the NLI explorer exports the heatmap and the clicked cell's e/n/c bars as one standalone
+    figure, every number as Python holds it (to the digits drawn), from JupyterLab Dark onto a light figure."""
+    from playwright.sync_api import expect
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(NLI_SETUP.strip())]
+    nbformat.write(nb, lab_server["root"] / "nli_export_browser_test.ipynb")
+    open_notebook(page, lab_server, "nli_export_browser_test.ipynb", timings)
+    set_theme(page, "dark")
+    lab_cmd(page, "notebook:run-all-cells")
+    widget = page.locator(".embias-nli-explorer").first
+    expect(widget.locator(".nle-progress-text")).to_contain_text("36 / 36 pairs in", timeout=180_000)
+    widget.locator(".nle-heat-cell[data-premise='nurse'][data-hypothesis='woman']").click()
+    expect(widget.locator(".nle-pair")).to_have_count(3, timeout=30_000)
+    run_code(page, NLI_REPORT.strip())
+    out = page.locator(".jp-OutputArea-output", has_text="PY-NLI").last
+    expect(out).to_be_visible(timeout=30_000)
+    py = json.loads(re.search(r"PY-NLI (.*)", out.inner_text()).group(1))
+    assert py["cell"] == ["nurse", "woman"]
+
+    name, data = _download(page, widget.locator("button[data-export='svg']"))
+    svg = data.decode("utf-8")
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "export-nli.svg").write_text(svg)
+    assert name.startswith("nli_gender-occupation") and name.endswith(".svg"), name
+    assert svg.startswith("<svg") and "var(--" not in svg, svg[:200]
+    found = _alone(browser, svg)
+    texts = found["texts"]
+    joined = " ".join(texts)
+    hm = py["heatmap"]
+    expected = [f"NLI bias probe {py['probe']}: mean P({hm['label']})", f"model: {py['model']}",
+                f"n = {py['progress']['n_scored']} of {py['progress']['n_pairs']} sentence pairs",
+                "least neutral (most biased)", "P(entailment)", "P(contradiction)", "nurse / woman: 3 sentence pairs",
+                *hm["premise_words"], *hm["hypothesis_words"]]
+    for part in expected:
+        assert part in joined, f"nli: {part!r} missing from the exported figure: {joined[:400]}"
+    for level, name in (("pairs", "sentence pairs"), ("word_pairs", "word pairs")):  # the headline scores
+        assert f"over {name}:" in joined, name
+        for measure, value in py["scores"][level].items():
+            assert f"{measure.replace('_', ' ')} {value:.3f}" in joined, (level, measure)
+    cells = [f"{v:.2f}" for row in hm["values"] for v in row]  # every heatmap value, to the 2 digits drawn
+    assert sorted(t for t in texts if re.fullmatch(r"[01]\.\d\d", t)) == sorted(cells)
+    bars = [t for t in texts if re.fullmatch(r"[01]\.\d\d\d", t)]  # the cell's e/n/c values, 3 digits
+    for pair in py["cell_pairs"]:
+        assert pair["premise"] in joined and pair["hypothesis"] in joined
+        for label in ("entailment", "neutral", "contradiction"):
+            assert f"{pair[label]:.3f}" in bars, (pair, label)
+    assert not found["out"], f"nli: drawn outside the viewBox: {found['out'][:6]}"
+    assert found["background"] in ("rgb(255, 255, 255)", "#ffffff"), found["background"]
+    _, png = _download(page, widget.locator("button[data-export='png']"))
+    (RESULTS / "export-nli.png").write_bytes(png)
+    assert _png_size(png) == (round(found["width"] * 2), round(found["height"] * 2))
+    set_theme(page, "light")

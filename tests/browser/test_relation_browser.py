@@ -55,6 +55,14 @@ def test_edits_redraw_points_with_python_values(lab_server, page, timings):
     assert before == pytest.approx(kernel_ripa(page, "nurse"), abs=1e-6)
     assert overlapping_labels(widget) == []
     expect(widget.locator(".erp-legend")).to_contain_text("pairs: first")
+    # issue 18: the legend names the colours the dots are drawn in (palette.json), in the notebook's words
+    from embias_widgets.palette import PAIR_COLORS, color_name
+
+    words = f"{color_name(PAIR_COLORS['pairs: first'])} and {color_name(PAIR_COLORS['pairs: second'])} dots"
+    assert words == "crimson and grey dots"
+    expect(widget.locator(".erp-legend-pairs")).to_contain_text(words)
+    fills = {c.get_attribute("fill") for c in widget.locator("circle.erp-point").all()}
+    assert set(PAIR_COLORS.values()) <= fills, fills  # the named colours are the ones drawn
     widget.locator(".embias-help-button").click()
     expect(widget.locator(".embias-help")).to_contain_text("Ethayarajh")
     check_contrast(page, WIDGET, "relation projection", "light")

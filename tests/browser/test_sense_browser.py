@@ -58,7 +58,7 @@ marked
 
 REPORT = (
     "print('PY-SENSE', repr(explorer.sense_bars.effect_size), repr(explorer.word_bars.effect_size), "
-    "' '.join(explorer.selectors['targ2'].selected))"
+    "' '.join(explorer.selectors['targ2'].selected), ','.join(map(repr, explorer.sense_bars.shared_extent)))"
 )
 
 
@@ -77,7 +77,7 @@ def test_pick_a_sense_and_see_pythons_bar(lab_server, page, timings):
     name = _write_notebook(lab_server["root"])
     open_notebook(page, lab_server, name, timings)
     lab_cmd(page, "notebook:run-all-cells")
-    selectors = page.locator(".embias-sense-selector")
+    selectors = page.locator(".embias-sense-selector:not(.embias-sense-sets)")
     expect(selectors).to_have_count(5, timeout=120_000)
     sense_bar = page.locator(".embias-sense-sense-level[data-effect-size]")
     word_bar = page.locator(".embias-sense-word-level[data-effect-size]")
@@ -87,6 +87,15 @@ def test_pick_a_sense_and_see_pythons_bar(lab_server, page, timings):
 
     target_y = selectors.filter(has=page.locator(".ess-label", has_text="Target Y"))
     expect(target_y.locator(".ess-chip")).to_have_count(2)
+
+    # issue 18: the explorer shows the WordNet source line, "?" and import/export once, not once per selector
+    explorer_out = page.locator(".jp-OutputArea-output", has=page.locator(".embias-sense-sets"))
+    expect(explorer_out.locator(".ess-source")).to_have_count(1)
+    expect(explorer_out.get_by_text(re.compile(r"^WordNet 3\.0 \("))).to_have_count(1)
+    expect(explorer_out.locator(".embias-sense-selector .embias-help-button:visible")).to_have_count(1)
+    expect(explorer_out.locator("summary:visible", has_text="Import / export")).to_have_count(1)
+    expect(explorer_out.locator(".embias-sense-sets summary")).to_have_text("Import / export JSON (all four sets)")
+    expect(explorer_out.locator(".embias-sense-selector[data-tools='false']")).to_have_count(4)
     box = target_y.locator(".ess-input")
     box.click()
     t0 = time.monotonic()
@@ -121,8 +130,18 @@ def test_pick_a_sense_and_see_pythons_bar(lab_server, page, timings):
     run_last_cell(page)
     out = page.locator(".jp-OutputArea-output", has_text="PY-SENSE").last
     expect(out).to_contain_text("nurse%2:29:00::", timeout=30_000)
-    _, py_sense, py_word, *_ = out.inner_text().split()
+    _, py_sense, py_word, *_, py_extent = out.inner_text().split()
     assert float(py_sense) == after_sense and float(py_word) == after_word
+
+    # issue 18: one x scale for both bar sets (equal axis extents), spanning both sets' values, equal ticks
+    extents = [page.locator(f".embias-sense-{k}-level").get_attribute("data-word-domain") for k in ("sense", "word")]
+    assert extents[0] == extents[1], extents
+    lo, hi = map(float, extents[0].split(","))
+    ext_lo, ext_hi = map(float, py_extent.split(","))
+    assert lo <= ext_lo < ext_hi <= hi, (extents, py_extent)
+    ticks = [page.locator(f".embias-sense-{k}-level svg.esb-words text.esb-tick").all_inner_texts()
+             for k in ("sense", "word")]
+    assert ticks[0] == ticks[1] and ticks[0], ticks
     # a third Target Y item at the sense level; at the word level it is a second sense of the lemma "nurse",
     # merged into the one word "nurse" (issue 22 §4), so the word-level d need not change
     assert after_sense != before_sense
