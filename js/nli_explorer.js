@@ -68,6 +68,13 @@ function premisePicker(model) {
   const input = h("input", { type: "text", className: "nle-word-input", placeholder: "type or pick a premise word, Enter adds it", attrs: { list: listId, "aria-label": "add a premise word" } });
   const chips = h("span", { className: "nle-word-chips" });
   const note = h("span", { className: "nle-hint nle-sample-note" });
+  const suggest = h("div", { className: "nle-suggest", attrs: { "aria-live": "polite" } });
+  // a refused word's close matches (Python's): click one to put it in place of the word and send the words
+  const replace = (word, alt) => {
+    const refused = (model.get("refused") || {}).premise_words?.value;
+    const words = Array.isArray(refused) ? refused.map((w) => String(w).trim()) : (model.get("premise_words") || []);
+    send(model, "premise_words", [...new Set(words.map((w) => (w === word ? alt : w)))]);
+  };
   const resample = button("another sample", () => send(model, "sample_seed", model.get("sample_seed") + 1), { title: "draw another random sample of premise words", className: "nle-resample" });
   const add = () => {
     const word = input.value.trim();
@@ -77,8 +84,12 @@ function premisePicker(model) {
   };
   input.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); add(); } });
   input.addEventListener("change", () => { if ((model.get("premise_choices") || []).includes(input.value.trim())) add(); });
-  const node = h("div", { className: "nle-words" }, h("span", { className: "embias-label", text: "premise words " }), chips, input, options, resample, note);
+  const node = h("div", { className: "nle-words" }, h("span", { className: "embias-label", text: "premise words " }), chips, input, options, resample, note, suggest);
   function draw() {
+    suggest.replaceChildren(...Object.entries(model.get("premise_suggestions") || {}).map(([word, alts]) =>
+      h("div", { className: "nle-suggest-row", dataset: { word } },
+        h("span", { className: "nle-hint", text: alts.length ? `"${word}" is not a premise word of the probe; use ` : `"${word}" is not a premise word of the probe (no close match)` }),
+        ...alts.map((alt) => button(alt, () => replace(word, alt), { className: "nle-suggest-word", title: `use ${alt} instead of ${word}`, ariaLabel: `use ${alt} instead of ${word}` })))));
     const picked = model.get("premise_words") || [];
     options.replaceChildren(...(model.get("premise_choices") || []).filter((w) => !picked.includes(w)).map((w) => h("option", { value: w })));
     chips.replaceChildren(...picked.map((w) => h("span", { className: "nle-word-chip", dataset: { word: w } }, w,
@@ -293,7 +304,7 @@ function render({ model, el }) {
   drawControls(); drawSize(); drawProgress(); drawScores(); drawHeat(); drawCell(); drawTyped(); drawTop(); drawState();
   const offs = [
     listen(model, ["probes", "models", "probe", "model_name", "n_premise_words", "n_templates", "label"], drawControls),
-    listen(model, ["premise_words", "premise_choices", "sample_seed", "size"], words.draw),
+    listen(model, ["premise_words", "premise_choices", "sample_seed", "size", "premise_suggestions"], words.draw),
     listen(model, ["size"], drawSize),
     listen(model, ["progress"], drawProgress),
     listen(model, ["scores"], drawScores),

@@ -89,6 +89,28 @@ def test_explorer_scores_the_picked_words_and_refuses_unknown_ones() -> None:
     assert w.premise_words == ["nurse"] and "close matches: nurse" in w.error and w.stale
 
 
+def test_refused_premise_word_offers_its_close_matches_and_choosing_one_clears_them() -> None:
+    import difflib
+
+    from embias_widgets.widgets import NliExplorer
+
+    w = NliExplorer(premise_words=["baker"], n_templates=1, autorun=False)
+    assert w.premise_suggestions == {}
+    w.set_state({"premise_words": ["baker", "nurze"]})
+    whole = load_probe("gender-occupation").premise_words
+    expected = difflib.get_close_matches("nurze", whole, n=5, cutoff=0.6)  # the matching, re-done here
+    assert "nurse" in expected and w.premise_suggestions == {"nurze": expected}
+    assert w.premise_words == ["baker"] and "close matches: nurse" in w.error
+    # what the front end's "nurse" button sends: the refused words with nurze replaced by nurse
+    w.set_state({"premise_words": ["baker", "nurse"]})
+    assert w.premise_suggestions == {} and w.refused == {} and w.error == ""
+    assert w.premise_words == ["baker", "nurse"] and w.size["premise_words"] == 2
+    # a word with no close match is listed with none; several refused words each get their own
+    w.set_state({"premise_words": ["qqqqq", "bakr"]})
+    assert w.premise_suggestions == {"qqqqq": [], "bakr": difflib.get_close_matches("bakr", whole, n=5, cutoff=0.6)}
+    assert "baker" in w.premise_suggestions["bakr"]
+
+
 def test_stop_ends_a_background_run_after_the_chunk_in_progress_and_keeps_it() -> None:
     from embias_widgets.widgets import NliExplorer
 

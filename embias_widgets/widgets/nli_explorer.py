@@ -34,7 +34,7 @@ from ..analysis.nli import (
     load_nli_model,
     score_pair,
 )
-from ..analysis.nli.subset import check_premise_words
+from ..analysis.nli.subset import check_premise_words, unknown_premise_words
 from ._base import EmbiasWidget, bundle
 
 MAX_CELL_PAIRS = 200
@@ -84,6 +84,8 @@ class NliExplorer(EmbiasWidget):
     """Seed of the random sample of premise words ("another sample" increments it)."""
     premise_choices = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """Every premise word of the probe (what may be picked)."""
+    premise_suggestions = traitlets.Dict().tag(sync=True)
+    """``{refused premise word: its close matches}`` while premise words are refused (buttons); else ``{}``."""
     stop_requests = traitlets.Int(0).tag(sync=True)
     """The front end's "Stop" button increments this: a run in progress ends after its current chunk."""
     n_templates = traitlets.Int(12).tag(sync=True)
@@ -215,6 +217,12 @@ class NliExplorer(EmbiasWidget):
         except ValueError as err:
             raise traitlets.TraitError(f"{err}: pick one from the list") from None
         return list(dict.fromkeys(words))
+
+    @traitlets.observe("refused")
+    def _refused_changed(self, change: dict) -> None:  # the refused premise words' close matches, or none
+        value = change["new"].get("premise_words", {}).get("value")
+        words = [str(w).strip() for w in value if str(w).strip()] if isinstance(value, list) else []
+        self.premise_suggestions = unknown_premise_words(words, self.probe) if words else {}
 
     @traitlets.observe("probe", "n_premise_words", "n_templates", "premise_words", "sample_seed")
     def _subset_changed(self, change: dict) -> None:

@@ -74,6 +74,23 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     darkest = widget.locator(".nle-heat-cell[data-shade='1.000']").first.inner_text()
     assert float(darkest) == min(values)
 
+    # issue 18: a refused word's close matches are buttons; clicking "nurse" puts it in place of "nurze"
+    widget.locator(".nle-word-remove[aria-label='remove nurse']").click()
+    expect(widget.locator(".nle-word-chip")).to_have_count(1, timeout=20_000)
+    widget.locator(".nle-word-input").fill("nurze")
+    widget.locator(".nle-word-input").press("Enter")
+    use_nurse = widget.locator(".nle-suggest-word", has_text=re.compile(r"^nurse$"))
+    expect(use_nurse).to_have_attribute("aria-label", "use nurse instead of nurze", timeout=20_000)
+    expect(widget.locator(".nle-word-chip[data-word='nurze']")).to_have_count(0)
+    check_contrast(page, f"{WIDGET} .nle-words", "NliExplorer close matches", "light")  # the rest is dimmed (stale)
+    use_nurse.click()
+    expect(widget.locator(".nle-word-chip[data-word='nurse']")).to_have_count(1, timeout=20_000)
+    expect(widget.locator(".nle-suggest-word")).to_have_count(0)
+    expect(widget.locator(".nle-size")).to_contain_text("2 of 162 premise words")
+    widget.locator(".nle-run").click()
+    expect(widget.locator(".nle-progress-text")).to_contain_text("36 / 36 pairs in", timeout=60_000)
+    expect(widget.locator(".nle-heat-table th[scope='row']")).to_have_text(["accountant", "nurse"], timeout=20_000)
+
     # click a cell: its three sentence pairs with e/n/c bars, each pair beside its bars
     widget.locator(".nle-heat-cell[data-premise='accountant'][data-hypothesis='woman']").click()
     expect(widget.locator(".nle-pair")).to_have_count(3, timeout=30_000)

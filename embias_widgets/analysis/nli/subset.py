@@ -71,13 +71,21 @@ def sample_premise_words(words: Sequence[str], n: int, seed: int = 0) -> list[st
     return [words[i] for i in sorted(int(i) for i in picked)]
 
 
-def check_premise_words(words: Sequence[str], whole: TemplateProbe | str) -> None:
-    """ValueError naming the first of ``words`` that is not a premise word of ``whole`` (a probe or its
-    name), with close matches."""
+def unknown_premise_words(words: Sequence[str], whole: TemplateProbe | str) -> dict[str, list[str]]:
+    """``{word: close matches}`` for each of ``words`` that is not a premise word of ``whole`` (a probe or its
+    name), in the order given; ``{}`` when all are known. The close matches are at most 5 of the probe's
+    premise words whose :class:`difflib.SequenceMatcher` ratio (Ratcliff/Obershelp, 2M/T) with the word is
+    at least 0.6, best first (:func:`difflib.get_close_matches`)."""
     whole = load_probe(whole) if isinstance(whole, str) else whole
     known = set(whole.premise_words)
-    for word in words:
-        if word not in known:
-            close = difflib.get_close_matches(word, whole.premise_words, n=5, cutoff=0.6)
-            hint = f"; close matches: {', '.join(close)}" if close else ""
-            raise ValueError(f"premise word {word!r} is not in the {whole.name} probe{hint}")
+    return {word: difflib.get_close_matches(word, whole.premise_words, n=5, cutoff=0.6)
+            for word in dict.fromkeys(words) if word not in known}
+
+
+def check_premise_words(words: Sequence[str], whole: TemplateProbe | str) -> None:
+    """ValueError naming the first of ``words`` that is not a premise word of ``whole`` (a probe or its
+    name), with its close matches (:func:`unknown_premise_words`)."""
+    whole = load_probe(whole) if isinstance(whole, str) else whole
+    for word, close in unknown_premise_words(words, whole).items():
+        hint = f"; close matches: {', '.join(close)}" if close else ""
+        raise ValueError(f"premise word {word!r} is not in the {whole.name} probe{hint}")
