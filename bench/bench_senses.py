@@ -13,7 +13,9 @@ gloss: every sense of the lemmas of a 25+25+8+8 test (sense-weat1's flowers and
 insects, sense-weat5's 8+8 pleasant/unpleasant) through SenseAssociationTest on
 all-MiniLM-L6-v2 gloss vectors: first run (empty caches), a cached re-run, and one
 edited sense (to another sense of a lemma already seen, and to a sense of a new
-lemma) to the new d and p.
+lemma) to the new d with a first p (``run(provisional=True)``, what the sense explorer
+draws first) and to the full p, with the default sampler and with ``sampler="keys"``
+(the default before issue 20); then the same through ``SenseWeatExplorer``.
 
 lmms: a generated LMMS-shaped ``.npz`` (labels + float32 vectors, uncompressed as
 ``np.savez`` writes it) in a temporary directory; each way of reading 200 keys runs
@@ -128,18 +130,44 @@ def bench_gloss(threads: int | None) -> None:
 
     rng = np.random.default_rng(0)
     arrays = [rng.normal(size=(n, 384)) for n in (25, 25, 8, 8)]
-    t0 = time.perf_counter()
-    weat(*arrays, variant="max", rng=0)
-    print(f"baseline: one plain weat() on 25+25+8+8 arrays, 100,000 sampled splits: "
-          f"{1e3 * (time.perf_counter() - t0):.0f} ms")
-    for label, key in edits:
-        study.set_items("targ1", [key, *sets["targ1"][1:]])
-        before = encoder.n_encoded
+    for sampler in ("auto", "keys"):
         t0 = time.perf_counter()
-        res = study.run()
-        dt = time.perf_counter() - t0
-        print(f"one edited sense ({label}, {key}): {1e3 * dt:.0f} ms to d {res.effect_size:+.3f} and p "
-              f"{res.pvalue:.2g} ({res.core().n_permutations:,} splits), {encoder.n_encoded - before} glosses encoded")
+        weat(*arrays, variant="max", rng=0, sampler=sampler)
+        print(f"baseline: one plain weat() on 25+25+8+8 arrays, 100,000 sampled splits, sampler={sampler!r}: "
+              f"{1e3 * (time.perf_counter() - t0):.0f} ms")
+    for sampler in ("auto", "keys"):  # the default, and the default before issue 20
+        study.options["sampler"] = sampler
+        name = "default sampler" if sampler == "auto" else f"sampler={sampler!r} (old default)"
+        for label, key in edits:
+            study.set_items("targ1", [key, *sets["targ1"][1:]])
+            before = encoder.n_encoded
+            t0 = time.perf_counter()
+            first = study.run(provisional=True)
+            t_first = time.perf_counter() - t0
+            res = study.run() if first.provisional_levels else first
+            dt = time.perf_counter() - t0
+            print(f"one edited sense ({label}, {key}), {name}: {1e3 * t_first:.0f} ms to d {res.effect_size:+.3f} "
+                  f"and a first p {first.pvalue:.2g} ({first.core().n_permutations:,} splits"
+                  f"{', provisional' if first.provisional_levels else ', final'}), {1e3 * dt:.0f} ms to the full p "
+                  f"{res.pvalue:.2g} ({res.core().n_permutations:,}); {encoder.n_encoded - before} glosses encoded")
+            study.set_items("targ1", sets["targ1"])
+            study.run()  # back to the original items (their twins cached again)
+    explorer_edit(study, sets, wn)
+
+
+def explorer_edit(study, sets: dict, wn) -> None:
+    """One edited sense through the SenseWeatExplorer (the kernel side of a chip picked in the front end)."""
+    from embias_widgets.widgets.sense_explorer import SenseWeatExplorer
+
+    study.options["sampler"] = "auto"
+    explorer = SenseWeatExplorer(study)
+    times = []
+    for key in ("iris%1:20:00::", "daisy%1:20:00::", "lily%1:20:00::"):
+        explorer.selectors["targ1"].set_state({"selected": [key, *sets["targ1"][1:]]})
+        times.append((explorer.first_ms, explorer.elapsed_ms))
+    print("SenseWeatExplorer, one edited sense (3 edits): first bars "
+          + ", ".join(f"{a:.0f}" for a, _ in times) + " ms; full p " + ", ".join(f"{b:.0f}" for _, b in times)
+          + " ms")
 
 
 # -- lmms ----------------------------------------------------------------------------------------------

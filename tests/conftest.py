@@ -53,6 +53,15 @@ def glove():
 
 
 @pytest.fixture(scope="session")
+def minilm():
+    """The embedded all-MiniLM-L6-v2 sentence encoder on the CPU, loaded once per session (per xdist worker).
+    Tests wrap it (never change it in place), so one load serves every module."""
+    from embias_widgets.models import load_model
+
+    return load_model("all-MiniLM-L6-v2", device="cpu")
+
+
+@pytest.fixture(scope="session")
 def wn():
     """WordNet 3.0 (CI installs Debian's wordnet-base; a user's clone may lack it: then skip, saying why)."""
     from embias_widgets.stimuli.wordnet import WordNetNotFoundError, load_wordnet
@@ -61,3 +70,43 @@ def wn():
         return load_wordnet()
     except WordNetNotFoundError as err:
         pytest.skip(str(err))
+
+
+#: Tests measured at 8 s or more each (``--durations``, issue 20: a loaded 2-core machine, about 2 s or more idle),
+#: mostly for a subprocess (the ``embias`` console script, Sphinx, a fresh venv) or a whole report run. Marked
+#: ``slow`` here in one place, beside those marked in their modules: ``-m "not slow"`` leaves them out while
+#: working; ``python -m pytest`` (what CI runs) still runs them all.
+SLOW = {
+    "test_cli_errors.py": {
+        "test_a_path_that_is_not_a_model", "test_a_file_with_no_scorable_pair",
+        "test_stereoset_item_of_the_wrong_shape",
+        "test_bad_test_names_are_one_line_errors", "test_undecodable_test_file_names_the_file_and_the_encoding",
+        "test_a_static_model_given_to_pll", "test_embias_alone_prints_help_and_version_works",
+        "test_bad_option_values_are_named", "test_cuda_without_cuda", "test_bin_header_claiming_billions_of_vectors",
+        "test_undecodable_pairs_file", "test_vector_line_with_more_numbers_than_the_header",
+        "test_internal_error_exits_1_with_a_hint",
+    },
+    "test_docs_build.py": {"*"},  # one Sphinx build (module fixture) and a second one with a broken reference
+    "test_report.py": {"*"},  # the module fixture runs a whole quick report
+    "test_report_cli.py": {"*"},
+    "test_cache_fingerprints.py": {"test_gloss_vectors_of_two_encoders_with_one_name_are_not_shared",
+                                   "test_directory_fingerprint_sees_weights_not_readmes"},
+    "test_input_validation.py": {"test_cbow_sentence_with_an_oov_slot_word_is_noted"},
+    "test_demo_mlm.py": {"test_predicts_held_out_wordnet_glosses"},
+    "test_readme.py": {"test_the_entry_point_answers_help"},
+    "test_error_wording.py": {"test_paired_likelihood_rejects_what_is_not_a_list_of_pairs",
+                              "test_an_unscored_pair_is_named_with_its_length_and_the_model_limit"},
+    "test_association_suite.py": {"test_cli_outputs_the_batch_as_tsv_json_and_table",
+                                  "test_holm_bonferroni_is_over_all_rows"},
+    "test_lint.py": {"test_front_end_unit_tests"},
+    "test_nli_probes.py": {"test_iterating_200k_pairs_keeps_memory_flat"},
+    "test_cli.py": {"test_console_script_entry_point"},
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of :data:`SLOW` ``slow``."""
+    for item in items:
+        names = SLOW.get(item.path.name, ())
+        if "*" in names or getattr(item, "originalname", item.name) in names:
+            item.add_marker(pytest.mark.slow)

@@ -117,9 +117,10 @@ def test_result_tables(glove):
 
 
 def test_bits_sampler_option_reaches_the_test_and_its_record(glove):
-    keys = AssociationTest("weat1", model=glove, n_samples=20_000).run()
+    keys = AssociationTest("weat1", model=glove, n_samples=20_000, sampler="keys").run()
     bits = AssociationTest("weat1", model=glove, n_samples=20_000, sampler="bits").run()
-    assert "sampler" not in keys.options and "sampler=bits" in bits.options
+    default = AssociationTest("weat1", model=glove, n_samples=20_000).run()
+    assert "sampler=keys" in keys.options and "sampler=bits" in bits.options and "sampler" not in default.options
     assert bits.effect_size == keys.effect_size and bits.core.n_permutations == 20_000
     assert not np.array_equal(bits.core.null_distribution, keys.core.null_distribution)  # other draws
     se = math.sqrt(max(keys.pvalue * (1 - keys.pvalue), 1 / 20_000) / 20_000)
@@ -127,7 +128,7 @@ def test_bits_sampler_option_reaches_the_test_and_its_record(glove):
 
 
 def test_unknown_sampler_is_an_input_error(glove):
-    with pytest.raises(AssociationInputError, match="`sampler` must be one of 'keys', 'bits'"):
+    with pytest.raises(AssociationInputError, match="`sampler` must be one of 'auto', 'bits', 'indices', 'keys'"):
         AssociationTest("weat1", model=glove, sampler="dice")
     test = AssociationTest("weat1", model=glove)
     test.set_options(sampler="bits")

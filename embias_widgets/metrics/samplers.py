@@ -1,13 +1,18 @@
 """Uniform random splits of a pooled sample, drawn in independently seeded blocks.
 
 A sampled permutation test (:func:`embias_widgets.metrics.permutation.permutation_test`) needs the
-subset sums ``sum_{x in Xi} values[x]`` of many uniform random k-subsets ``Xi`` of ``range(n)``. Two
-samplers draw them, both exactly uniform:
+subset sums ``sum_{x in Xi} values[x]`` of many uniform random k-subsets ``Xi`` of ``range(n)``. Three
+samplers draw them, all exactly uniform:
 
 - ``"keys"`` (:func:`sampled_split_sums`): the k smallest of n random 16-bit keys per split, the draws
-  this package has always made for a seed;
+  this package made for a seed before issue 20 (kept by name to reproduce them);
 - ``"bits"`` (:func:`sampled_bit_split_sums`): n random bits and ``|m - k|`` random removals, or up to
-  64 items random 64-bit words of weight k.
+  64 items random 64-bit words of weight k;
+- ``"indices"`` (:func:`sampled_index_split_sums`): ``j = min(k, n - k)`` random indices, drawn again
+  when two repeat.
+
+``"auto"`` (the default, :data:`DEFAULT_SAMPLER`) picks the fastest of the three for the sizes
+(:func:`choose_sampler`): a fixed rule of ``n`` and ``k``, so the draws still depend on the seed alone.
 
 Block b of a run always draws from the b-th child of the seed (``Generator.spawn``), so the draws depend
 on the seed alone, never on memory or batching, and a short run reproduces the first block of a long one
@@ -20,8 +25,32 @@ import math
 
 import numpy as np
 
-#: The sampler a sampled permutation test uses unless told otherwise.
-DEFAULT_SAMPLER = "keys"
+#: The sampler a sampled permutation test uses unless told otherwise: the fastest for the sizes.
+DEFAULT_SAMPLER = "auto"
+#: ``"indices"`` is chosen while at least this share of its draws has no repeated index.
+INDEX_MIN_ACCEPTANCE = 0.3
+#: Otherwise ``"bits"`` when ``min(k, n - k) / n`` is at least this, else ``"keys"`` (measured crossovers,
+#: bench/bench_weat.py ``--sizes``).
+BITS_MIN_SHARE = 0.2
+
+
+def index_acceptance(n: int, k: int) -> float:
+    """Share of draws of ``j = min(k, n - k)`` indices from ``range(n)`` with no repeat: ``prod_{i<j} (1 - i/n)``."""
+    return float(np.exp(np.log1p(-np.arange(min(k, n - k)) / n).sum()))
+
+
+def choose_sampler(n: int, k: int, sampler: str = DEFAULT_SAMPLER) -> str:
+    """The sampler that draws uniform k-subsets of ``range(n)``: ``sampler`` itself unless it is ``"auto"``.
+
+    ``"auto"``: ``"indices"`` while few draws repeat an index (:data:`INDEX_MIN_ACCEPTANCE`), else ``"bits"``
+    for splits not too uneven (:data:`BITS_MIN_SHARE`), else ``"keys"``; each is the fastest there
+    (issue 20). Every one is exactly uniform, so the choice changes draws, never the law of p.
+    """
+    if sampler != "auto":
+        return sampler
+    if index_acceptance(n, k) >= INDEX_MIN_ACCEPTANCE:
+        return "indices"
+    return "bits" if min(k, n - k) / n >= BITS_MIN_SHARE else "keys"
 
 #: Random-key cells per independently seeded block of sampled splits.
 SAMPLING_BLOCK_CELLS = 1 << 20
@@ -101,13 +130,15 @@ def first_block_samples(
 
     Block b of a sampled run draws from the b-th child of the seed, so a run
     with one block's rows + 1 samples (:func:`sampling_block_rows` for
-    ``sampler="keys"``, :func:`bits_block_rows` for ``"bits"``) and the same
+    ``sampler="keys"``, :func:`bits_block_rows` for ``"bits"``, :func:`index_block_rows` for ``"indices"``;
+    ``"auto"``: that of :func:`choose_sampler`) and the same
     seed draws exactly the full run's first block: a provisional p at a small
     fraction of the cost (Monte Carlo error about ``sqrt(p (1 - p) / block)``),
     which the full run then refines. ``None`` when there is nothing to gain:
     the full run is exact or parametric, or one block already.
     """
-    quick = (sampling_block_rows(n) if sampler == "keys" else bits_block_rows(n)) + 1
+    rows = {"keys": sampling_block_rows, "bits": bits_block_rows, "indices": lambda n: index_block_rows(n, n_x)}
+    quick = rows[choose_sampler(n, n_x, sampler)](n) + 1
     sampled = method == "sampled" or (method == "auto" and math.comb(n, n_x) > n_samples)
     return quick if sampled and n_samples > quick else None
 
@@ -250,3 +281,64 @@ def sampled_bit_split_sums(values: np.ndarray, k: int, n_draws: int, rng: np.ran
     words = n <= 64 and math.comb(n, k) / 2.0**n >= WORD_REJECTION_MIN_RATE
     draw = _word_subset_sums if words else _bit_subset_sums
     return np.concatenate([draw(c, rows, values, k) for c, rows in zip(children, sizes, strict=True)])
+
+
+#: The "indices" sampler is refused when a smaller share of its draws has no repeated index.
+INDEX_MIN_USABLE = 0.01
+#: Random indices per independently seeded block of the "indices" sampler.
+INDEX_BLOCK_CELLS = 1 << 20
+
+
+def index_block_rows(n: int, k: int) -> int:
+    """Rows (sampled splits) per independently seeded block of the ``"indices"`` sampler."""
+    return max(64, INDEX_BLOCK_CELLS // max(1, min(k, n - k)))
+
+
+def _index_subset_sums(rng: np.random.Generator, rows: int, values: np.ndarray, k: int) -> np.ndarray:
+    """Subset sums of ``rows`` uniform random k-subsets from ``j = min(k, n - k)`` random indices each.
+
+    Each row draws j i.i.d. uniform indices of ``range(n)``; rows where two are equal are drawn again
+    (in row order, until none is left). Given no repeat, the ordered j-tuple is uniform over the
+    ``n! / (n - j)!`` tuples of distinct items, so its set is a uniform j-subset: the split is exactly
+    uniform. When ``j = n - k`` the drawn items are the complement, and the sum is the total minus
+    theirs. A share ``prod_{i<j} (1 - i/n)`` of the draws is kept (:func:`index_acceptance`), so it
+    costs about ``j / acceptance`` integers per split, far below n for very uneven splits.
+    """
+    n = values.size
+    j = min(k, n - k)
+    sums = np.empty(rows)
+    todo = np.arange(rows)
+    while todo.size:
+        idx = rng.integers(0, n, size=(todo.size, j))
+        ordered = np.sort(idx, axis=1)
+        ok = (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)
+        sums[todo[ok]] = values[idx[ok]].sum(axis=1)
+        todo = todo[~ok]
+    return sums if j == k else values.sum() - sums
+
+
+def sampled_index_split_sums(values: np.ndarray, k: int, n_draws: int, rng: np.random.Generator) -> np.ndarray:
+    """Like :func:`sampled_split_sums`, with :func:`_index_subset_sums` in blocks of :func:`index_block_rows`.
+
+    Refused (``ValueError``) when fewer than :data:`INDEX_MIN_USABLE` of the draws would be kept: it would run
+    for hours (at 25 + 25, one draw in a thousand has no repeat).
+    """
+    n = values.size
+    if index_acceptance(n, k) < INDEX_MIN_USABLE:
+        raise ValueError(
+            f"sampler='indices' draws min(k, n - k) = {min(k, n - k)} of n = {n} items and would keep only "
+            f"{index_acceptance(n, k):.2g} of its draws (it suits very uneven splits): use sampler='auto' (the "
+            "default, the fastest for the sizes) or 'bits'"
+        )
+    block_rows = index_block_rows(n, k)
+    sizes = [min(block_rows, n_draws - lo) for lo in range(0, n_draws, block_rows)]
+    children = rng.spawn(len(sizes))
+    return np.concatenate([_index_subset_sums(c, rows, values, k) for c, rows in zip(children, sizes, strict=True)])
+
+
+def split_sums(values: np.ndarray, k: int, n_draws: int, rng: np.random.Generator,
+               sampler: str = DEFAULT_SAMPLER) -> np.ndarray:
+    """Subset sums of ``n_draws`` uniform random k-subsets of ``range(values.size)`` by ``sampler``
+    (``"auto"``: :func:`choose_sampler`)."""
+    draw = {"keys": sampled_split_sums, "bits": sampled_bit_split_sums, "indices": sampled_index_split_sums}
+    return draw[choose_sampler(values.size, k, sampler)](values, k, n_draws, rng)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .association import AssociationResult, unit_rows, weat_from_associations
+from .samplers import DEFAULT_SAMPLER
 
 __all__ = [
     "MaxSenseResult",
@@ -142,6 +143,7 @@ def sense_weat(
     alternative: str = "greater",
     method: str = "auto",
     rng: np.random.Generator | int | None = None,
+    sampler: str = DEFAULT_SAMPLER,
 ) -> MaxSenseResult:
     """WEAT whose items are groups of sense vectors, associations maximised over sense pairs.
 
@@ -161,5 +163,6 @@ def sense_weat(
         alternative=alternative,
         method=method,
         rng=rng,
+        sampler=sampler,
     )
     return MaxSenseResult(result, winners)

@@ -18,7 +18,7 @@ import numpy as np
 VARIANTS = ("mean", "max")
 ALTERNATIVES = ("greater", "less", "two-sided")
 METHODS = ("auto", "exact", "sampled", "parametric")
-SAMPLERS = ("keys", "bits")
+SAMPLERS = ("auto", "bits", "indices", "keys")
 MAX_SEED = 2**63 - 1
 MAX_SAMPLES = 10_000_000
 """Most permutation samples one run may ask for (p resolution 1e-7; 1e7 splits of 50 items
@@ -48,7 +48,7 @@ def check_options(
 
     - ``variant``: ``"mean"`` or ``"max"``; ``alternative``: ``"greater"``,
       ``"less"`` or ``"two-sided"``; ``method``: ``"auto"``, ``"exact"``,
-      ``"sampled"`` or ``"parametric"``; ``sampler``: ``"keys"`` or ``"bits"``;
+      ``"sampled"`` or ``"parametric"``; ``sampler``: ``"auto"``, ``"bits"``, ``"indices"`` or ``"keys"``;
     - ``ddof``: 0 or 1 (the std of the effect size; whole numbers only);
     - ``n_samples``: a whole number from 2 to :data:`MAX_SAMPLES`; ``n_resamples``: a whole number >= 1;
     - ``seed``: ``None``, a whole number in [0, 2**63 - 1] or a

@@ -9,11 +9,14 @@ through a selector's ``selected`` trait; the explorer updates its
 senses it has not seen), reruns it and draws two sets of bars: the sense-level
 effect size and the word-level twin, where every item is its lemma's eq. 7
 vector (the mean of its sense vectors). The max over all sense pairs is named
-under the word-level bars. Nothing is computed in the front end.
+under the word-level bars. As in the WEAT explorer, a sampled test first shows
+every d with a provisional p from the first block of splits, then the full p.
+Nothing is computed in the front end.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -29,6 +32,7 @@ from ..analysis.senses import (
 )
 from .effect_size_bars import EffectSizeBars
 from .sense_selector import SenseSelector
+from .sense_sets_bar import SenseSetsBar
 
 ROLES = {"targ1": "Target X", "targ2": "Target Y", "attr1": "Attribute A", "attr2": "Attribute B"}
 """The four sets, in the order the selectors are laid out."""
@@ -45,12 +49,16 @@ class SenseWeatExplorer(ipywidgets.VBox):
         :class:`~embias_widgets.analysis.senses.SenseAssociationTest`.
     alpha
         Level for the significance mark (default 0.05).
+    progressive
+        For a sampled test, first show p from the first block of splits (the same first draws as the full run,
+        marked provisional), then the full-precision p (default True). d is final in both.
     **options
         Passed to :class:`~embias_widgets.analysis.senses.SenseAssociationTest`
         (``model``, ``senses``, ``n_samples``, ``seed``, ...).
     """
 
-    def __init__(self, test: Any = None, *, alpha: float = 0.05, **options: Any) -> None:
+    def __init__(self, test: Any = None, *, alpha: float = 0.05, progressive: bool = True, **options: Any) -> None:
+        self.progressive = progressive
         self.analysis = test if isinstance(test, SenseAssociationTest) else SenseAssociationTest(test, **options)
         wordnet = self.analysis.wordnet or load_wordnet()
         spec = self.analysis.spec
@@ -60,21 +68,27 @@ class SenseWeatExplorer(ipywidgets.VBox):
                 label=f"{ROLES[key]}: {getattr(spec, key).category}",
                 allow_lemmas=True,
                 wordnet=wordnet,
+                tools=False,  # the source line, "?" and import/export are shown once, by sets_bar
             )
             for key in ROLES
         }
+        self.sets_bar = SenseSetsBar(self.selectors, names=ROLES)
+        """The WordNet source line, "?" help and JSON import/export of all four sets, shown once."""
         self.sense_bars = EffectSizeBars(alpha=alpha)
         self.word_bars = EffectSizeBars(alpha=alpha)
         for bars, kind in ((self.sense_bars, "sense"), (self.word_bars, "word")):
             bars.add_class(f"embias-sense-{kind}-level")
         self.result: SenseAssociationResult | None = None
         self.elapsed_ms: float | None = None
+        self.first_ms: float | None = None
+        """Milliseconds from the edit to the first bars (every d, and a provisional p when sampled)."""
         grid = ipywidgets.GridBox(
             [self.selectors[k] for k in ROLES],
-            layout=ipywidgets.Layout(grid_template_columns="repeat(2, minmax(320px, 1fr))", grid_gap="8px"),
+            layout=ipywidgets.Layout(
+                grid_template_columns="repeat(auto-fit, minmax(min(320px, 100%), 1fr))", grid_gap="8px"),
         )
         bars = ipywidgets.HBox([self.sense_bars, self.word_bars], layout=ipywidgets.Layout(flex_flow="row wrap"))
-        super().__init__([grid, bars])
+        super().__init__([self.sets_bar, grid, bars])
         for selector in self.selectors.values():
             selector.observe(self._on_edit, names="selected")
             selector.observe(self._on_refused, names="refused")
@@ -105,24 +119,32 @@ class SenseWeatExplorer(ipywidgets.VBox):
         try:
             for key, selector in self.selectors.items():
                 self.analysis.set_items(key, selector.selected)
-            result = self.analysis.run()
+            result = self.analysis.run(provisional=self.progressive)
+            self.first_ms = (time.perf_counter() - t0) * 1000
+            if result.provisional_levels:  # every d and a first p now, the full p when ready
+                self._draw(result, self.first_ms)
+                result = self.analysis.run()
         except Exception as err:  # every failure is shown; nothing old stays drawn beside new picks
-            if isinstance(err, USER_ERRORS):
-                message = describe(err)
-            else:
-                message = f"{type(err).__name__}: {err} (an internal error: please report it)"
-            self.result = None
-            self.sense_bars.show_error(message)
-            self.word_bars.show_error(message)
+            self._fail(err)
             return None
         self.elapsed_ms = (time.perf_counter() - t0) * 1000
         self.result = result
-        self._draw(result)
+        self._draw(result, self.elapsed_ms)
         return result
 
-    def _draw(self, result: SenseAssociationResult) -> None:
+    def _fail(self, err: Exception) -> None:
+        if isinstance(err, USER_ERRORS):
+            message = describe(err)
+        else:
+            message = f"{type(err).__name__}: {err} (an internal error: please report it)"
+        self.result = None
+        self.sense_bars.show_error(message)
+        self.word_bars.show_error(message)
+
+    def _draw(self, result: SenseAssociationResult, elapsed_ms: float) -> None:
         d_max = result.core("word_max").effect_size
         d_max_text = "undefined" if d_max is None else f"{d_max:+.3f}"
+        extent = shared_extent(result.bar_rows(level) for level in ("sense", "word_average"))
         for bars, level, note in (
             (self.sense_bars, "sense", "Items: senses as picked; a lemma chip takes the max over its senses"),
             (
@@ -132,14 +154,25 @@ class SenseWeatExplorer(ipywidgets.VBox):
                 f"Max over all sense pairs instead: d = {d_max_text}",
             ),
         ):
-            bars.show_core(
-                result.core(level),
-                title=f"{result.test}: {LEVEL_TITLES[level]}",
-                subtitle=f"on {result.model}",
-                test_name=f"{result.test}-{level}",
-                model_name=result.model,
-                categories=result.categories,
-                per_word=result.bar_rows(level),  # the word level sees only the lemma of each item
-                elapsed_ms=self.elapsed_ms,
-                note=note,
-            )
+            with bars.hold_sync():  # one sync message: the extent and the rows arrive together
+                bars.shared_extent = extent  # one x scale for both bar sets, so they compare by eye
+                bars.show_core(
+                    result.core(level),
+                    title=f"{result.test}: {LEVEL_TITLES[level]}",
+                    subtitle=f"on {result.model}",
+                    test_name=f"{result.test}-{level}",
+                    model_name=result.model,
+                    categories=result.categories,
+                    per_word=result.bar_rows(level),  # the word level sees only the lemma of each item
+                    elapsed_ms=elapsed_ms,
+                    provisional_of=result.provisional_of_level(level),
+                    note=note,
+                )
+
+
+def shared_extent(row_sets: Any) -> list[float]:
+    """``[min, max]`` of the finite s(w, A, B) over several bar sets (``[]`` when none): the extent both sets'
+    x axes span (:attr:`EffectSizeBars.shared_extent`); the front end rounds it to ticks."""
+    values = [float(r["association"]) for rows in row_sets for r in rows
+              if r.get("association") is not None and math.isfinite(r["association"])]
+    return [min(values), max(values)] if values else []

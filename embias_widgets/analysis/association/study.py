@@ -16,6 +16,7 @@ import numpy as np
 
 from ...metrics import cosine_matrix, effect_size_interval, permutation, weat
 from ...metrics.permutation import first_block_samples
+from ...metrics.samplers import DEFAULT_SAMPLER
 from ...models import OutOfVocabulary, load_model
 from ...stimuli import SET_KEYS, AssociationTestSpec, WordSet, resolve_test
 from .merging import MergedItems, merge_same_vectors
@@ -36,8 +37,9 @@ class AssociationTest:
     model
         A registered name (default ``"glove-6b-50d"``), a path, or a loaded model.
     variant, ddof, n_samples, alternative, method, sampler
-        Options of :func:`embias_widgets.metrics.weat` (``sampler="bits"``:
-        faster sampled splits, other draws for the same seed).
+        Options of :func:`embias_widgets.metrics.weat` (``sampler``: the
+        default ``"auto"`` is the fastest exactly uniform sampler for the
+        sizes; ``"keys"`` reproduces the draws of older seeds).
     seed
         Seed for sampled permutations and bootstrap; the same seed gives the
         same p-value.
@@ -60,7 +62,7 @@ class AssociationTest:
         alternative: str = "greater",
         method: str = "auto",
         seed: int | None = 0,
-        sampler: str = "keys",
+        sampler: str = DEFAULT_SAMPLER,
         **model_options: Any,
     ) -> None:
         if test is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...metrics.samplers import DEFAULT_SAMPLER
 from ...metrics.validation import check_options
 from ...stimuli import clean_items
 
@@ -41,6 +42,6 @@ def options_string(model: Any, options: dict[str, Any]) -> str:
     """The ``options`` column of May et al.'s results.tsv: the model's options, then the test's."""
     model_opts = getattr(model, "options", "")
     core = f"variant={options['variant']},ddof={options['ddof']}"
-    if options.get("sampler", "keys") != "keys":  # other draws for the same seed: say so
+    if options.get("sampler", DEFAULT_SAMPLER) != DEFAULT_SAMPLER:  # other draws for the same seed: say so
         core += f",sampler={options['sampler']}"
     return f"{model_opts},{core}" if model_opts else core

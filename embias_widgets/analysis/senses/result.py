@@ -197,6 +197,10 @@ class SenseAssociationResult:
         """altair: effect size per level side by side (the sense-vs-word contrast of Zhou et al. Table 2)."""
         import altair as alt
 
+        from ..charts import setup_charts
+
+        setup_charts()
+
         frame = self.levels().dropna(subset=["effect_size"])
         colors = {LEVEL_TITLES[k]: c for k, c in zip(LEVELS, altair_scale_colors(), strict=True)}
         return (
@@ -260,6 +264,10 @@ class SenseGenderBiasResult:
     def chart(self) -> Any:
         """Figure 2 of the paper: grouped bars per occupation (noun vs verb sense vs word)."""
         import altair as alt
+
+        from ..charts import setup_charts
+
+        setup_charts()
 
         colors = group_colors(list(KINDS))
         return (

@@ -20,6 +20,8 @@ from typing import Any
 import numpy as np
 
 from ...metrics import AssociationResult, weat
+from ...metrics.permutation import first_block_samples
+from ...metrics.samplers import DEFAULT_SAMPLER
 from ...metrics.senses import MaxSenseResult, sense_weat
 from ...models.registry import load_sense_model
 from ...models.sense_vectors import SenseVectors
@@ -63,8 +65,10 @@ class SenseAssociationTest:
         lacks are always an error.
     word_variant
         Association variant of the eq. 7 word-level twin: ``"max"`` (default, as the sense test) or ``"mean"``.
-    ddof, n_samples, alternative, method, seed
-        Options of the permutation test and effect size.
+    ddof, n_samples, alternative, method, sampler, seed
+        Options of the permutation test and effect size (see
+        :func:`embias_widgets.metrics.permutation.permutation_test`; ``sampler`` names how sampled
+        splits are drawn).
     """
 
     def __init__(
@@ -82,6 +86,7 @@ class SenseAssociationTest:
         n_samples: int = 100_000,
         alternative: str = "greater",
         method: str = "auto",
+        sampler: str = DEFAULT_SAMPLER,
         seed: int | None = 0,
         wordnet: WordNet | None = None,
         drop_unknown_lemmas: bool = False,
@@ -101,10 +106,10 @@ class SenseAssociationTest:
         self.wordnet = wordnet
         self.senses = senses
         self.word_variant = word_variant
-        self.options = dict(ddof=ddof, n_samples=n_samples, alternative=alternative, method=method)
+        self.options = dict(ddof=ddof, n_samples=n_samples, alternative=alternative, method=method, sampler=sampler)
         self.seed = seed
         self.drop_unknown_lemmas = drop_unknown_lemmas
-        self._twins: dict[tuple, tuple[AssociationResult, MaxSenseResult]] = {}
+        self._twins: dict[tuple, tuple[AssociationResult, MaxSenseResult]] = {}  # the current lemmas' only
         for key in SET_KEYS:
             self.set_items(key, getattr(spec, key).examples)
 
@@ -124,24 +129,46 @@ class SenseAssociationTest:
         category = getattr(self.spec, key).category
         return resolve_item(self.model, self._wordnet(), item, key=key, category=category)[0]
 
+    def _quick_options(self, n: int, n_x: int) -> dict[str, Any] | None:
+        """The options of a provisional run over ``n`` target items, or ``None`` when the full run is as quick
+        (exact, parametric or one block of sampled splits: see :func:`first_block_samples`)."""
+        o = self.options
+        quick = first_block_samples(n, n_x, o["n_samples"], o["method"], o["sampler"])
+        return None if quick is None else {**o, "n_samples": quick}
+
     def _word_twins(
-        self, word_items: Resolved, groups: dict[str, np.ndarray]
-    ) -> tuple[AssociationResult, MaxSenseResult]:
-        """The eq. 7 average and max-over-sense-pairs twins; they depend only on the lemmas, so picking
-        another sense of a lemma reuses them."""
+        self, word_items: Resolved, groups: dict[str, np.ndarray], *, provisional: bool = False
+    ) -> tuple[tuple[AssociationResult, MaxSenseResult], bool]:
+        """The eq. 7 average and max-over-sense-pairs twins, and whether their p is provisional. They depend only
+        on the lemmas, so picking another sense of a lemma reuses them; a provisional call reuses the full-precision
+        twins when they are cached and otherwise draws only the first block of splits (cached apart)."""
         lemmas = tuple(tuple(r.lemma for r in word_items[k]) for k in SET_KEYS)
         model_state = (self.model.name, self.model.options, getattr(self.model, "version", 0))
-        twin_key = (lemmas, model_state, self.word_variant, self.seed, tuple(sorted(self.options.items())))
+        base = (lemmas, model_state, self.word_variant, self.seed)
+        full_key = (*base, tuple(sorted(self.options.items())))
+        options = self.options
+        if provisional and full_key not in self._twins:
+            n_x = len(word_items["targ1"])
+            options = self._quick_options(n_x + len(word_items["targ2"]), n_x) or self.options
+        twin_key = (*base, tuple(sorted(options.items())))
         if twin_key not in self._twins:
             word_sets = [[groups[r.lemma] for r in word_items[k]] for k in SET_KEYS]
-            word_max = sense_weat(*word_sets, rng=self.seed, **self.options)
+            word_max = sense_weat(*word_sets, rng=self.seed, **options)
             X, Y, A, B = (np.vstack([g.mean(axis=0) for g in s]) for s in word_sets)
-            word_average = weat(X, Y, A, B, variant=self.word_variant, rng=self.seed, **self.options)
-            self._twins = {twin_key: (word_average, word_max)}
-        return self._twins[twin_key]
+            word_average = weat(X, Y, A, B, variant=self.word_variant, rng=self.seed, **options)
+            self._twins = {k: v for k, v in self._twins.items() if k[:4] == base}  # other lemmas' twins go
+            self._twins[twin_key] = (word_average, word_max)
+        return self._twins[twin_key], options is not self.options
 
-    def run(self) -> SenseAssociationResult:
-        """Encode what is new, run the sense test (eq. 2, ``max``) and both word-level twins."""
+    def run(self, *, provisional: bool = False) -> SenseAssociationResult:
+        """Encode what is new, run the sense test (eq. 2, ``max``) and both word-level twins.
+
+        With ``provisional``, a sampled test draws only the first block of the full run's splits (the same
+        first draws, :func:`~embias_widgets.metrics.permutation.first_block_samples`), as
+        :meth:`AssociationTest.run <embias_widgets.analysis.association.AssociationTest.run>` does: every d is
+        final, the p of the levels named in ``result.provisional_levels`` a quick estimate (twins already run in
+        full are reused in full). A live editor shows it at once, then runs again without ``provisional``.
+        """
         resolved, item_notes = resolve_sets(
             self.spec, self.model, self._wordnet(), drop_unknown_lemmas=self.drop_unknown_lemmas
         )
@@ -156,14 +183,20 @@ class SenseAssociationTest:
                 return self.model.vectors(r.keys)
             return groups[r.lemma] if self.senses == "max" else groups[r.lemma].mean(axis=0, keepdims=True)
 
-        sense = sense_weat(*[[item_vectors(r) for r in resolved[k]] for k in SET_KEYS], rng=self.seed, **self.options)
+        n_x = len(resolved["targ1"])
+        quick = self._quick_options(n_x + len(resolved["targ2"]), n_x) if provisional else None
+        sense = sense_weat(*[[item_vectors(r) for r in resolved[k]] for k in SET_KEYS], rng=self.seed,
+                           **(quick or self.options))
         word_items, merged = one_item_per_lemma(resolved)
-        word_average, word_max = self._word_twins(word_items, groups)
+        (word_average, word_max), twins_quick = self._word_twins(word_items, groups, provisional=provisional)
+        quick_levels = (("sense",) if quick else ()) + (("word_average", "word_max") if twins_quick else ())
         notes = [*self.spec.notes, *item_notes.values(), *(f"word level: {m.message()} (senses of one lemma)"
                                                           for m in merged)]
         if self.senses == "average" and any(not r.is_key for k in SET_KEYS for r in resolved[k]):
             notes.append("lemma items use the eq. 7 average of their sense vectors (senses='average')")
         options = f"variant=max,ddof={self.options['ddof']},senses={self.senses}"
+        if self.options["sampler"] != DEFAULT_SAMPLER:  # other draws for the same seed: say so
+            options += f",sampler={self.options['sampler']}"
         return SenseAssociationResult(
             test=self.spec.name,
             model=self.model.name,
@@ -178,4 +211,6 @@ class SenseAssociationTest:
             notes=tuple(notes),
             merged=merged,
             word_items=word_items,
+            provisional_of=self.options["n_samples"] if quick_levels else None,
+            provisional_levels=quick_levels,
         )

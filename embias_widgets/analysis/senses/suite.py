@@ -38,12 +38,14 @@ def uses_senses(tests: Iterable[str], models: Iterable[Any]) -> bool:
     return bool(sense_tests) or any(sense_models)
 
 
-def run_sense_suite(tests: Iterable[str], models: Iterable[Any], *, senses: str = "max", **options: Any) -> list[dict]:
-    """Every test on every sense model; one record per (test, model) as :meth:`SenseAssociationResult.to_dict`."""
+def run_sense_suite(tests: Iterable[str], models: Iterable[Any], *, senses: str = "max",
+                    model_options: dict[str, Any] | None = None, **options: Any) -> list[dict]:
+    """Every test on every sense model; one record per (test, model) as :meth:`SenseAssociationResult.to_dict`
+    (``model_options``, e.g. ``device`` and ``dtype``, go to :func:`~embias_widgets.models.load_sense_model`)."""
     names = [n for t in tests for n in (sense_test_names() if t == "all" else [t])]
     rows = []
     for model in models:
-        loaded = load_sense_model(model)
+        loaded = load_sense_model(model, **(model_options or {}))
         for name in names:
             # word tests read as lemmas leave out what WordNet lacks, as word tests leave out OOV words
             study = SenseAssociationTest(name, model=loaded, senses=senses, drop_unknown_lemmas=not is_sense_test(name),
