@@ -3,30 +3,17 @@ that both bars hold what the analysis computes for the same items, on a small LM
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from _tiny_senses import write_tiny_lmms
 
 from embias_widgets.analysis.senses import SenseAssociationTest
 from embias_widgets.stimuli import AssociationTestSpec, WordSet
-from embias_widgets.stimuli.wordnet import load_wordnet
 from embias_widgets.widgets.sense_explorer import SenseWeatExplorer
-
-LEMMAS = ["engineer", "carpenter", "nurse", "secretary", "man", "boy", "woman", "girl"]
 
 
 @pytest.fixture(scope="module")
 def sense_file(tmp_path_factory):
-    """LMMS text format (``sensekey v1 v2 ...``), a seeded random vector for every sense of LEMMAS."""
-    wordnet = load_wordnet()
-    rng = np.random.default_rng(7)
-    path = tmp_path_factory.mktemp("senses") / "tiny-lmms.txt"
-    lines = [
-        s.key + " " + " ".join(f"{v:.6f}" for v in rng.normal(size=16))
-        for lemma in LEMMAS
-        for s in wordnet.senses(lemma)
-    ]
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
+    return write_tiny_lmms(tmp_path_factory.mktemp("senses") / "tiny-lmms.txt", seed=7)
 
 
 def spec():
