@@ -190,19 +190,11 @@ class SenseSelector(EmbiasWidget):
 
         Raises ``ValueError`` naming the bad entry; the selection is unchanged then.
         """
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"not JSON ({err.msg} at line {err.lineno}, column {err.colno})") from None
+        data = loads_import(text)
         entries = data.get("selected") if isinstance(data, dict) else data
         if not isinstance(entries, list):
             raise ValueError('give a JSON list of sense keys, or {"selected": [{"item": key}, ...]}')
-        items = []
-        for i, entry in enumerate(entries):
-            item = entry.get("item", entry.get("key")) if isinstance(entry, dict) else entry
-            if not isinstance(item, str) or not item.strip():
-                raise ValueError(f"entry {i} ({entry!r}) holds no sense key: write it as a string or {{'item': key}}")
-            items.append(item.strip())
+        items = [entry_item(entry, i) for i, entry in enumerate(entries)]
         try:
             self.selected = items
         except (UnknownSenseError, traitlets.TraitError) as err:
@@ -210,13 +202,35 @@ class SenseSelector(EmbiasWidget):
 
     @traitlets.observe("import_text")
     def _import(self, change: dict) -> None:
-        if not change["new"].strip():
-            return
-        try:
-            self.import_json(change["new"])
-        except ValueError as err:
-            self.error = f"Import failed, your selection is unchanged: {err}"
-            return
-        with self.hold_sync():
-            self.error = ""
-            self.import_text = ""
+        apply_import(self, change["new"], "your selection is unchanged")
+
+
+def loads_import(text: str) -> Any:
+    """``json.loads`` for an import panel: text that is not JSON is a ``ValueError`` saying where."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"not JSON ({err.msg} at line {err.lineno}, column {err.colno})") from None
+
+
+def entry_item(entry: Any, i: int, where: str = "") -> str:
+    """The sense key or lemma of import entry ``i``: a string, or a record with ``item`` (or ``key``)."""
+    item = entry.get("item", entry.get("key")) if isinstance(entry, dict) else entry
+    if not isinstance(item, str) or not item.strip():
+        raise ValueError(f"{where}entry {i} ({entry!r}) holds no sense key: write it as a string or {{'item': key}}")
+    return item.strip()
+
+
+def apply_import(widget: Any, text: str, unchanged: str) -> None:
+    """Run ``widget.import_json(text)`` for its import panel: on success clear the panel and the error, on a
+    ``ValueError`` show it as "Import failed, <unchanged>: ..." and leave the panel's text for the user to fix."""
+    if not text.strip():
+        return
+    try:
+        widget.import_json(text)
+    except ValueError as err:
+        widget.error = f"Import failed, {unchanged}: {err}"
+        return
+    with widget.hold_sync():
+        widget.error = ""
+        widget.import_text = ""

@@ -19,7 +19,7 @@ import traitlets
 
 from ..analysis.senses import UnknownSenseError, describe
 from ._base import EmbiasWidget, bundle
-from .sense_selector import SenseSelector
+from .sense_selector import SenseSelector, apply_import, entry_item, loads_import
 
 
 class SenseSetsBar(EmbiasWidget):
@@ -69,10 +69,7 @@ class SenseSetsBar(EmbiasWidget):
         """Replace the picks of the sets named in ``text`` (:meth:`export_json`'s format, or
         ``{"sets": {name: [key, ...]}}``). Every item is checked first: on any error (``ValueError``
         naming the set and the item) no set changes."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"not JSON ({err.msg} at line {err.lineno}, column {err.colno})") from None
+        data = loads_import(text)
         sets = data.get("sets") if isinstance(data, dict) else None
         if not isinstance(sets, dict) or not sets:
             raise ValueError('give {"sets": {"targ1": [sense keys or lemmas], ...}}, as the export writes it')
@@ -84,29 +81,16 @@ class SenseSetsBar(EmbiasWidget):
             entries = entries.get("selected") if isinstance(entries, dict) else entries
             if not isinstance(entries, list):
                 raise ValueError(f"{name}: give a list of sense keys or {{'item': key}} records")
-            items = []
-            for i, entry in enumerate(entries):
-                item = entry.get("item", entry.get("key")) if isinstance(entry, dict) else entry
-                if not isinstance(item, str) or not item.strip():
-                    raise ValueError(f"{name}, entry {i} ({entry!r}) holds no sense key: write it as a string")
+            items = [entry_item(entry, i, f"{name}, ") for i, entry in enumerate(entries)]
+            for item in items:
                 try:
-                    self.selectors[key].resolve_item(item.strip())
+                    self.selectors[key].resolve_item(item)
                 except UnknownSenseError as err:
                     raise ValueError(f"{name}: {describe(err)}") from None
-                items.append(item.strip())
             picks[key] = items
         for key, items in picks.items():
             self.selectors[key].selected = items
 
     @traitlets.observe("import_text")
     def _import(self, change: dict) -> None:
-        if not change["new"].strip():
-            return
-        try:
-            self.import_json(change["new"])
-        except ValueError as err:
-            self.error = f"Import failed, every set is unchanged: {err}"
-            return
-        with self.hold_sync():
-            self.error = ""
-            self.import_text = ""
+        apply_import(self, change["new"], "every set is unchanged")
