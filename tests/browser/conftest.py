@@ -351,3 +351,25 @@ def set_left_area(page, open_: bool) -> None:
         page.evaluate(f"() => {APP}.shell.collapseLeft()")
     page.wait_for_function(f"(want) => {APP}.shell.leftCollapsed === !want", arg=open_, timeout=10_000)
     page.wait_for_timeout(300)
+
+
+#: Notebook cell text: a tiny LMMS-format sense file (a seeded random vector for every sense of eight lemmas)
+#: and a ``SenseWeatExplorer`` on it named ``explorer``; needs ``np``, ``load_wordnet``,
+#: ``AssociationTestSpec``, ``WordSet`` and ``SenseWeatExplorer`` imported in the kernel.
+TINY_SENSE_EXPLORER = '''
+wn = load_wordnet()
+rng = np.random.default_rng(7)
+lemmas = ["engineer", "carpenter", "nurse", "secretary", "man", "boy", "woman", "girl"]
+with open("tiny-senses.txt", "w") as f:  # LMMS text format: a random vector for every sense
+    for lemma in lemmas:
+        for s in wn.senses(lemma):
+            f.write(s.key + " " + " ".join(f"{v:.6f}" for v in rng.normal(size=16)) + "\\n")
+spec = AssociationTestSpec(
+    "occupations",
+    WordSet("male jobs", ("engineer%1:18:00::", "carpenter%1:18:00::")),
+    WordSet("female jobs", ("nurse%1:18:00::", "secretary%1:18:00::")),
+    WordSet("male", ("man%1:18:00::", "boy")),
+    WordSet("female", ("woman%1:18:00::", "girl")),
+)
+explorer = SenseWeatExplorer(spec, model="tiny-senses.txt", n_samples=2000)
+'''

@@ -22,6 +22,7 @@ import pytest
 
 from .conftest import (
     RESULTS,
+    TINY_SENSE_EXPLORER,
     clipped_text,
     lab_cmd,
     open_notebook,
@@ -84,23 +85,7 @@ selector = SenseSelector(["nurse%1:18:00::"], label="pick senses")
 selector.query = "nurse"
 selector
 ''',
-    '''
-wn = load_wordnet()
-rng = np.random.default_rng(7)
-lemmas = ["engineer", "carpenter", "nurse", "secretary", "man", "boy", "woman", "girl"]
-with open("tiny-senses.txt", "w") as f:  # LMMS text format: a random vector for every sense
-    for lemma in lemmas:
-        for s in wn.senses(lemma):
-            f.write(s.key + " " + " ".join(f"{v:.6f}" for v in rng.normal(size=16)) + "\\n")
-spec = AssociationTestSpec(
-    "occupations",
-    WordSet("male jobs", ("engineer%1:18:00::", "carpenter%1:18:00::")),
-    WordSet("female jobs", ("nurse%1:18:00::", "secretary%1:18:00::")),
-    WordSet("male", ("man%1:18:00::", "boy")),
-    WordSet("female", ("woman%1:18:00::", "girl")),
-)
-SenseWeatExplorer(spec, model="tiny-senses.txt", n_samples=2000)
-''',
+    TINY_SENSE_EXPLORER + "explorer\n",
     '''
 NliExplorer("gender-occupation", model="embias-demo-nli", n_premise_words=3, n_templates=3)
 ''',

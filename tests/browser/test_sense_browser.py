@@ -10,7 +10,7 @@ import time
 import nbformat
 import pytest
 
-from .conftest import RESULTS, lab_cmd, open_notebook, run_last_cell
+from .conftest import RESULTS, TINY_SENSE_EXPLORER, lab_cmd, open_notebook, run_last_cell
 
 pytestmark = pytest.mark.browser
 
@@ -24,23 +24,7 @@ from embias_widgets.stimuli.wordnet import load_wordnet
 from embias_widgets.widgets.sense_explorer import SenseWeatExplorer
 from embias_widgets.widgets.sense_selector import SenseSelector
 
-wn = load_wordnet()
-rng = np.random.default_rng(7)
-lemmas = ["engineer", "carpenter", "nurse", "secretary", "man", "boy", "woman", "girl"]
-with open("tiny-senses.txt", "w") as f:  # LMMS text format: a random vector for every sense
-    for lemma in lemmas:
-        for s in wn.senses(lemma):
-            f.write(s.key + " " + " ".join(f"{v:.6f}" for v in rng.normal(size=16)) + "\\n")
-spec = AssociationTestSpec(
-    "occupations",
-    WordSet("male jobs", ("engineer%1:18:00::", "carpenter%1:18:00::")),
-    WordSet("female jobs", ("nurse%1:18:00::", "secretary%1:18:00::")),
-    WordSet("male", ("man%1:18:00::", "boy")),
-    WordSet("female", ("woman%1:18:00::", "girl")),
-)
-explorer = SenseWeatExplorer(spec, model="tiny-senses.txt", n_samples=2000)
-explorer
-'''
+''' + TINY_SENSE_EXPLORER + "explorer\n"
 
 MARKED = f'''
 class Marked:
