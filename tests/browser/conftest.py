@@ -316,14 +316,17 @@ def check_contrast(page, selector: str, label: str, theme: str, minimum: float =
 
 
 def screenshot_widgets(page, selector: str, stem: str, theme: str) -> None:
-    """Save a screenshot of each widget matching ``selector`` under test-results/ and, for the
-    documentation site, under docs/_static/screenshots/ (committed; the docs show them)."""
+    """Save a screenshot of each widget matching ``selector`` under test-results/; with
+    ``EMBIAS_UPDATE_SCREENSHOTS=1`` also under docs/_static/screenshots/ for the documentation site (committed,
+    so an ordinary test run leaves the working tree as it was)."""
     RESULTS.mkdir(exist_ok=True)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    update_docs = os.environ.get("EMBIAS_UPDATE_SCREENSHOTS") == "1"
     for i, node in enumerate(page.locator(selector).all()):
         node.scroll_into_view_if_needed()
         node.screenshot(path=str(RESULTS / f"{stem}-{i}-{theme}.png"))
-        shutil.copyfile(RESULTS / f"{stem}-{i}-{theme}.png", SCREENSHOTS / f"{stem}-{i}-{theme}.png")
+        if update_docs:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(RESULTS / f"{stem}-{i}-{theme}.png", SCREENSHOTS / f"{stem}-{i}-{theme}.png")
 
 
 # -- layout: text that lies outside its visible box --------------------------------------------------------------

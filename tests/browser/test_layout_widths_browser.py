@@ -5,10 +5,10 @@ sense selector, the sense WEAT explorer and the NLI explorer). At 1400 px, at 10
 (an output area of about 570 px), at 600 px and at 360 px, in JupyterLab Light and Dark, no text of any widget
 lies outside its visible box (``conftest.clipped_text``: inside every clipping ancestor, reachable in every
 scrolling one, inside the widget's own box and what the page shows of it); 360 px is the floor every widget
-must fit. Every clipped text is written to test-results/layout-clipped-texts.json. Screenshots of each widget at 600 px
-in both themes go to test-results/ and docs/_static/screenshots/. The counts are written to
-test-results/layout-clipped.json; the WEAT explorer's edit latencies (Enter to the redrawn d) to
-test-results/browser-timings.json.
+must fit. Every clipped text is written to test-results/layout-clipped-texts.json. Screenshots of each
+widget at 600 px in both themes go to test-results/ (and docs/_static/screenshots/ with
+EMBIAS_UPDATE_SCREENSHOTS=1). The counts are written to test-results/layout-clipped.json; the WEAT
+explorer's edit latencies (Enter to the redrawn d) to test-results/browser-timings.json.
 """
 
 from __future__ import annotations
