@@ -9,6 +9,11 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # Two test processes share the cores (pyproject's ``-n``): one BLAS/OpenMP thread each (and in the notebook
+    # kernels and subprocesses they start), or torch's per-process threads oversubscribe the machine.
+    for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(_var, "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -105,8 +110,11 @@ SLOW = {
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests of :data:`SLOW` ``slow``."""
+    """Mark the tests of :data:`SLOW` ``slow``; put every real-browser test in one xdist group, so that
+    ``--dist loadgroup`` runs them in one worker with one JupyterLab server and one Chromium."""
     for item in items:
+        if item.path.parent.name == "browser":
+            item.add_marker(pytest.mark.xdist_group("browser"))
         names = SLOW.get(item.path.name, ())
         if "*" in names or getattr(item, "originalname", item.name) in names:
             item.add_marker(pytest.mark.slow)
