@@ -11,7 +11,10 @@ by default (the machine may be shared), runs interleaved, medians of ``--repeat`
   the whole vocabulary's logits at every position;
 * ``ours (full pass)``: :class:`MaskedLMScorer` with ``last_layer_rows=False`` (equal-length batches under
   the token budget, no padding, the head at the masked rows only);
-* ``ours (default)``: the same with the last layer run at the masked rows only.
+* ``ours (layers)``: the last layer at the masked rows only, the layers before it run by the model's own
+  modules (the default before :mod:`~embias_widgets.models.language_models.encoder_loop`);
+* ``ours (default)``: the encoder loop (first-layer sharing, fused projections, the last layer at the masked
+  rows only).
 
 Three shapes, each 6 layers x 384 wide (MiniLM's size, so a run fits a shared 2-core machine): BERT (the
 demo MLM: MiniLM's encoder and a fitted head), RoBERTa (vocabulary 50,265) and ALBERT (embedding 128,
@@ -19,14 +22,18 @@ vocabulary 30,000, one shared layer), the last two seeded random (fine for timin
 MiniLM's WordPiece vocabulary (ids < 30,522), so no tokenizer is downloaded.
 
 Reported per model: wall and CPU seconds (``time.process_time``: on a loaded machine the wall time measures
-the neighbours too), their ratios, the largest per-token difference from minicons and from our full pass,
-the FLOPs our default path did (:mod:`flops`: encoder + head rows, the last layer at one row) divided by its
-CPU seconds, against ``torch.matmul``'s rate at the encoder's shapes for one token-budget batch, timed here.
+the neighbours too), their ratios, the largest per-token difference from minicons, from our full pass and from
+a float64 copy of the model (our full pass in double precision: how far each float32 result is from the exact
+value), the FLOPs our default path did (:mod:`flops`: encoder + head rows, the last layer at one row with keys and
+values folded, layer 1's Q/K/V once per sentence and batch) divided by its CPU seconds, against ``torch.matmul``'s
+rate at the encoder's shapes for one token-budget batch, timed here, and the ratio to minicons our FLOPs would
+give at exactly that matmul rate (the ceiling of this exact method at one thread).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import statistics
@@ -74,16 +81,32 @@ def build(family: str) -> tuple[str, Any, Any]:
         config).eval(), tokenizer
 
 
-def executed_flops(config: Any, lengths: list[int], last_rows: bool) -> float:
-    """FLOPs of PLL over sentences of these lengths (one copy per non-special token), as our path runs it."""
+def executed_flops(config: Any, lengths: list[int], last_rows: bool, budget: int = 0) -> float:
+    """FLOPs of PLL over sentences of these lengths (one copy per non-special token), as our path runs it.
+
+    With ``budget`` (the encoder loop): the last layer's keys and values folded into the query
+    (:meth:`EncoderShape.last_layer_folded`), and first-layer sharing: layer 1's Q/K/V (and ALBERT's embedding
+    projection) run once per sentence per batch it falls in and once per batch for the ``[MASK]`` row, not once
+    per copy: batches per length are ``ceil(copies / (budget // n))``, each may split one sentence in two.
+    """
+    import math
+
     shape = EncoderShape.of(config)
     total = 0.0
+    by_length: dict[int, int] = {}
     for n in lengths:
         copies = n - 2
         per_copy = shape.sequence(n) + head_per_row(config)
         if last_rows:
-            per_copy += shape.last_layer_one_row(n) - n * shape.layer_per_token(n)
+            last = shape.last_layer_folded(n, config.num_attention_heads) if budget else shape.last_layer_one_row(n)
+            per_copy += last - n * shape.layer_per_token(n)
+        if budget:
+            per_copy -= n * shape.shareable_per_token()
         total += copies * per_copy
+        by_length[n] = by_length.get(n, 0) + 1
+    for n, sentences in by_length.items() if budget else ():
+        batches = math.ceil(sentences * (n - 2) / max(1, budget // n))
+        total += n * shape.shareable_per_token() * (sentences + 2 * batches - 1)
     return total
 
 
@@ -108,26 +131,30 @@ def compare(family: str, n_pairs: int, repeat: int, budget: int) -> dict[str, An
             out += [t.double().numpy() for t in peer.sequence_score(sentences[lo:lo + 10], reduction=lambda x: x)]
         return out
 
-    def run_ours(last_rows: bool) -> Any:
-        scorer = MaskedLMScorer(model, tokenizer, progress=False, device="cpu", token_budget=budget,
+    def run_ours(last_rows: bool, loop: bool = True, on: Any = model) -> Any:
+        scorer = MaskedLMScorer(on, tokenizer, progress=False, device="cpu", token_budget=budget,
                                 last_layer_rows=last_rows)
+        if not loop:  # the model's own layers before the last (the default before the encoder loop)
+            scorer._head()._loops[scorer.mask_id] = None
         return scorer.score_sentences(sentences, "pll")
 
     MaskedLMScorer(model, tokenizer, progress=False, device="cpu").score_sentences(["Warm up."], "pll")
-    runs: dict[str, list[tuple[float, float]]] = {"minicons": [], "full": [], "default": []}
+    runs: dict[str, list[tuple[float, float]]] = {"minicons": [], "full": [], "layers": [], "default": []}
     results: dict[str, Any] = {}
     for _ in range(repeat):
         for name, fn in (("minicons", run_peer), ("full", lambda: run_ours(False)),
-                         ("default", lambda: run_ours(True))):
+                         ("layers", lambda: run_ours(True, loop=False)), ("default", lambda: run_ours(True))):
             wall, cpu, results[name] = clock(fn)
             runs[name].append((wall, cpu))
+    exact = np.concatenate([r.log_probs[r.counted] for r in run_ours(False, on=copy.deepcopy(model).double())])
     wall = {k: statistics.median(w for w, _ in v) for k, v in runs.items()}
     cpu = {k: statistics.median(c for _, c in v) for k, v in runs.items()}
-    ours = np.concatenate([r.log_probs[r.counted] for r in results["default"]])
-    full = np.concatenate([r.log_probs[r.counted] for r in results["full"]])
+    ours, full, layers = (np.concatenate([r.log_probs[r.counted] for r in results[k]])
+                          for k in ("default", "full", "layers"))
     theirs = np.concatenate(results["minicons"])
     lengths = [len(r.tokenized) for r in results["default"]]
-    flops = executed_flops(model.config, lengths, last_rows=True)
+    flops = executed_flops(model.config, lengths, last_rows=True, budget=budget)
+    flops_layers = executed_flops(model.config, lengths, last_rows=True)
     rows = max(1, budget // max(1, int(np.median(lengths)))) * int(np.median(lengths))
     floor = matmul_rate(rows, EncoderShape.of(model.config))
     return {
@@ -136,13 +163,21 @@ def compare(family: str, n_pairs: int, repeat: int, budget: int) -> dict[str, An
         "wall_ratio_vs_minicons": wall["minicons"] / wall["default"],
         "cpu_ratio_vs_minicons": cpu["minicons"] / cpu["default"],
         "cpu_ratio_full_pass_vs_minicons": cpu["minicons"] / cpu["full"],
+        "cpu_ratio_layers_vs_minicons": cpu["minicons"] / cpu["layers"],
         "cpu_gain_default_vs_full_pass": cpu["full"] / cpu["default"],
+        "cpu_gain_default_vs_layers": cpu["layers"] / cpu["default"],
         "max_token_diff_vs_minicons": float(np.abs(ours - theirs).max()) if ours.size == theirs.size else None,
         "max_token_diff_vs_full_pass": float(np.abs(ours - full).max()),
+        "max_token_diff_vs_float64": {k: float(np.abs(v - exact).max()) for k, v in
+                                      (("default", ours), ("layers", layers), ("full", full), ("minicons", theirs))
+                                      if v.size == exact.size},
         "gflop_default": flops / 1e9,
         "gflop_per_cpu_s_default": flops / 1e9 / cpu["default"],
+        "gflop_per_cpu_s_layers": flops_layers / 1e9 / cpu["layers"],
         "matmul_gflop_per_cpu_s": floor,
         "fraction_of_matmul_rate": flops / 1e9 / cpu["default"] / floor["projections"],
+        "fraction_of_matmul_rate_layers": flops_layers / 1e9 / cpu["layers"] / floor["projections"],
+        "cpu_ratio_vs_minicons_at_matmul_rate": cpu["minicons"] / (flops / 1e9 / floor["projections"]),
         "batch_tokens_for_matmul": rows,
     }
 
@@ -169,17 +204,22 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(r), flush=True)
             continue
         print(f"{r['model']}: PLL of {r['sentences']} CrowS-Pairs sentences ({r['masked_tokens']} masked tokens)")
-        for name in ("minicons", "full", "default"):
+        for name in ("minicons", "full", "layers", "default"):
             print(f"  {name:9s} wall {r['wall_s'][name]:7.2f} s   cpu {r['cpu_s'][name]:7.2f} s")
         print(f"  ours (default) vs minicons: {r['cpu_ratio_vs_minicons']:.2f}x CPU time, "
-              f"{r['wall_ratio_vs_minicons']:.2f}x wall; full pass {r['cpu_ratio_full_pass_vs_minicons']:.2f}x CPU; "
-              f"last layer at masked rows {r['cpu_gain_default_vs_full_pass']:.2f}x")
+              f"{r['wall_ratio_vs_minicons']:.2f}x wall; full pass {r['cpu_ratio_full_pass_vs_minicons']:.2f}x CPU, "
+              f"layers {r['cpu_ratio_layers_vs_minicons']:.2f}x; default vs full pass "
+              f"{r['cpu_gain_default_vs_full_pass']:.2f}x, vs layers {r['cpu_gain_default_vs_layers']:.2f}x")
         print(f"  max |per-token difference|: vs minicons {r['max_token_diff_vs_minicons']:.1e}, "
-              f"vs our full pass {r['max_token_diff_vs_full_pass']:.1e}")
+              f"vs our full pass {r['max_token_diff_vs_full_pass']:.1e}; vs float64: " + ", ".join(
+                  f"{k} {v:.1e}" for k, v in r["max_token_diff_vs_float64"].items()))
         print(f"  {r['gflop_default']:.0f} GFLOP at {r['gflop_per_cpu_s_default']:.1f} GFLOP/s per CPU s; torch.matmul "
               f"at the same shapes ({r['batch_tokens_for_matmul']} tokens): "
               f"{r['matmul_gflop_per_cpu_s']['projections']:.1f} GFLOP/s -> "
-              f"{100 * r['fraction_of_matmul_rate']:.0f}% of the matmul rate", flush=True)
+              f"{100 * r['fraction_of_matmul_rate']:.0f}% of the matmul rate (layers: "
+              f"{r['gflop_per_cpu_s_layers']:.1f} GFLOP/s, {100 * r['fraction_of_matmul_rate_layers']:.0f}%); at "
+              f"the matmul rate these FLOPs would be {r['cpu_ratio_vs_minicons_at_matmul_rate']:.2f}x minicons",
+              flush=True)
     return 0
 
 

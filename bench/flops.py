@@ -43,6 +43,19 @@ class EncoderShape:
         project = 2 * self.embedding * self.hidden if self.embedding != self.hidden else 0
         return length * (self.layers * self.layer_per_token(length) + project)
 
+    def shareable_per_token(self) -> float:
+        """FLOPs per token that first-layer sharing computes once per sentence instead of once per masked copy:
+        layer 1's Q, K and V projections (``2 * 3 h^2``) and ALBERT's embedding projection (``2 e h``)."""
+        project = 2 * self.embedding * self.hidden if self.embedding != self.hidden else 0
+        return 2 * 3 * self.hidden * self.hidden + project
+
+    def last_layer_folded(self, length: int, heads: int) -> float:
+        """FLOPs of the last layer at one row with keys and values folded into the query (the encoder loop):
+        ``W_k^T q`` and ``W_v`` on the mixed row (``4 h^2``), scores and mixing over ``length`` rows per head
+        (``4 heads h length``), Q, output and feed-forward projections at the row."""
+        h = self.hidden
+        return 4 * h * h + 4 * heads * h * length + 2 * (2 * h * h + 2 * h * self.inner)
+
     def last_layer_one_row(self, length: int) -> float:
         """FLOPs of the last layer run at one row (keys and values at all ``length`` rows)."""
         h = self.hidden

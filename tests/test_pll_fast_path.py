@@ -4,8 +4,10 @@ For tiny seeded BERT-, RoBERTa- and ALBERT-shaped masked LMs (ALBERT with a fact
 groups of two inner layers, so its shared layer is called several times per pass), every masked token's
 ``log P(w_i | S with w_i masked)`` from the default scorer equals (within 1e-5) the textbook loop re-implemented
 here (one copy per pass through the whole model, full log-softmax over the vocabulary) and the scorer's own
-full pass (``last_layer_rows=False``). The fast path must really run (``supports_last_rows``), and really skip
-the last layer's feed-forward block at the unmasked rows.
+full pass (``last_layer_rows=False``). The fast path must really run (``supports_last_rows`` and the encoder
+loop of :mod:`~embias_widgets.models.language_models.encoder_loop`), really skip the last layer's feed-forward
+block at the unmasked rows, and really embed each sentence once per batch (first-layer sharing); a sentence's
+scores must not depend on its batch-mates beyond float rounding.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ transformers = pytest.importorskip("transformers")
 from embias_widgets.models.language_models.head_split import last_layer  # noqa: E402
 from embias_widgets.models.language_models.masked_lm import MaskedLMScorer  # noqa: E402
 
-SENTENCES = ["The doctor said he was tired.", "Nurses are kind to the patients they meet.", "A cat sat."]
+# several lengths in one call, and two sentences of one length (copies of both share batches)
+SENTENCES = ["The doctor said he was tired.", "Nurses are kind to the patients they meet.", "A cat sat.",
+             "A dog ran."]
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +43,23 @@ def _model(family: str, vocab: int) -> object:
     shape = dict(vocab_size=vocab, hidden_size=32, num_attention_heads=4, intermediate_size=64,
                  max_position_embeddings=64)
     if family == "bert":
-        return transformers.BertForMaskedLM(transformers.BertConfig(num_hidden_layers=3, **shape)).eval()
+        config = transformers.BertConfig(num_hidden_layers=3, **shape)
+        return _random_biases(transformers.BertForMaskedLM(config).eval())
     if family == "roberta":  # BERT's vocabulary, so pad id 0; positions start after the padding index
         config = transformers.RobertaConfig(num_hidden_layers=3, pad_token_id=0, **shape)
-        return transformers.RobertaForMaskedLM(config).eval()
+        return _random_biases(transformers.RobertaForMaskedLM(config).eval())
     config = transformers.AlbertConfig(num_hidden_layers=4, num_hidden_groups=2, inner_group_num=2,
                                        embedding_size=16, hidden_act="gelu_new", **shape)
-    return transformers.AlbertForMaskedLM(config).eval()
+    return _random_biases(transformers.AlbertForMaskedLM(config).eval())
+
+
+def _random_biases(model):
+    """Non-zero biases and layer-norm shifts (they start at zero), so a path that drops one fails."""
+    with torch.no_grad():
+        for name, param in model.named_parameters():
+            if name.endswith("bias"):
+                param.normal_(0, 0.1)
+    return model
 
 
 def reference_pll_tokens(model, tokenizer, text: str) -> np.ndarray:
@@ -67,6 +81,7 @@ def test_default_fast_path_equals_the_reference(family, tokenizer) -> None:
     fast = MaskedLMScorer(model, tokenizer, device="cpu", progress=False)
     plain = MaskedLMScorer(model, tokenizer, device="cpu", progress=False, last_layer_rows=False)
     assert fast.last_layer_rows and fast._head().supports_last_rows, f"{family}: the fast path is not used"
+    assert fast._head().encoder_loop(fast.mask_id) is not None, f"{family}: the encoder loop is not used"
     got, full = fast.score_sentences(SENTENCES, "pll"), plain.score_sentences(SENTENCES, "pll")
     for text, a, b in zip(SENTENCES, got, full, strict=True):
         expected = reference_pll_tokens(model, tokenizer, text)
@@ -82,23 +97,82 @@ def test_default_fast_path_equals_the_reference(family, tokenizer) -> None:
 
 @pytest.mark.parametrize("family", ["bert", "albert"])
 def test_last_layer_feed_forward_runs_at_masked_rows_only(family, tokenizer) -> None:
-    """The hand-run last layer feeds one row per masked copy through its output projection, after the
-    model's own layers ran (ALBERT: its shared last layer on every depth but the last)."""
+    """The loop's last layer ends in one row per masked copy; every earlier call of that layer's output norm
+    (ALBERT: its shared last layer at every depth of the last group) covers every row of every copy."""
     model = _model(family, tokenizer.vocab_size)
     layer = last_layer(model.base_model)
     assert layer is not None
     assert layer.calls == (2 if family == "albert" else 1)  # 4 depths over 2 groups: the last group twice
+    scorer = MaskedLMScorer(model, tokenizer, device="cpu", progress=False)
+    assert scorer._head().encoder_loop(scorer.mask_id) is not None  # built (and checked) before hooking
     shapes: list[tuple[int, ...]] = []
-    handle = layer.output_dense.register_forward_hook(lambda m, args, out: shapes.append(tuple(args[0].shape)))
+    handle = layer.output_norm.register_forward_hook(lambda m, args, out: shapes.append(tuple(args[0].shape)))
     try:
-        scorer = MaskedLMScorer(model, tokenizer, device="cpu", progress=False)
         (result,) = scorer.score_sentences(["A cat sat on the mat."], "pll")
     finally:
         handle.remove()
-    copies = int(result.counted.sum())
-    # the head check runs the whole model once; the scoring pass runs the last layer by hand at `copies` rows
-    assert shapes[-1] == (copies, model.config.intermediate_size)
-    assert all(len(s) == 3 for s in shapes[:-1])
+    copies, length = int(result.counted.sum()), len(result.tokenized)
+    width = model.config.hidden_size
+    assert shapes == [(copies * length, width)] * (layer.calls - 1) + [(copies, width)]
+
+
+@pytest.mark.parametrize("family", ["bert", "roberta", "albert"])
+def test_first_layer_is_shared_across_copies(family, tokenizer) -> None:
+    """Embeddings (and layer 1's Q/K/V) run once per distinct sentence plus one [MASK] row, and give what
+    embedding every copy would (within float rounding)."""
+    model = _model(family, tokenizer.vocab_size)
+    scorer = MaskedLMScorer(model, tokenizer, device="cpu", progress=False)
+    loop = scorer._head().encoder_loop(scorer.mask_id)
+    ids = torch.tensor([tokenizer(t)["input_ids"] for t in SENTENCES[2:]])  # two sentences of one length
+    length = ids.shape[1]
+    rows = torch.arange(2 * 3)
+    original = ids.repeat_interleave(3, 0)
+    positions = torch.tensor([1, 2, 3] * 2)
+    masked = original.clone()
+    masked[rows, positions] = scorer.mask_id
+    embedded: list[tuple[int, ...]] = []
+    plain = loop._embed
+    loop._embed = lambda x: (embedded.append(tuple(x.shape)), plain(x))[1]
+    with torch.inference_mode():
+        shared = loop._first_layer_input(masked, original)
+        assert embedded == [(2, length), (1, length)]  # the two sentences, the [MASK] row
+        each = loop._first_layer_input(masked, None)
+        assert embedded[-1] == (6, length)  # without sharing: every copy
+        got = loop.last_rows(masked, rows, positions, original=original)
+        want = scorer._head().last_rows(masked, rows, positions)
+    loop._embed = plain
+    for a, b in zip(shared, each, strict=True):
+        torch.testing.assert_close(a, b, atol=1e-6, rtol=0)
+    torch.testing.assert_close(got, want, atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("family", ["bert", "roberta", "albert"])
+def test_scores_do_not_depend_on_batch_mates(family, tokenizer) -> None:
+    """One sentence scored alone, with other sentences of its length (shared batches) and of other lengths."""
+    model = _model(family, tokenizer.vocab_size)
+    alone = MaskedLMScorer(model, tokenizer, device="cpu", progress=False).score_sentences([SENTENCES[2]])
+    crowd = MaskedLMScorer(model, tokenizer, device="cpu", progress=False).score_sentences(SENTENCES * 3)
+    for other in (crowd[2], crowd[6], crowd[10]):
+        np.testing.assert_allclose(other.log_probs, alone[0].log_probs, atol=1e-6, rtol=0)
+
+
+def test_the_loop_is_not_used_where_it_disagrees_or_cannot_run(tokenizer) -> None:
+    """A failed one-time check, float64 weights or training mode: the model's own layers run instead."""
+    from embias_widgets.models.language_models.encoder_loop import EncoderLoop
+
+    model = _model("bert", tokenizer.vocab_size)
+    probe = tokenizer("A cat sat on the mat.")["input_ids"]
+    split = MaskedLMScorer(model, tokenizer, device="cpu", progress=False)._head()
+    mask = tokenizer.mask_token_id
+    assert EncoderLoop.build(model.base_model, probe, mask, split.last_rows) is not None
+    wrong = lambda *args: split.last_rows(*args) + 1e-2  # noqa: E731
+    assert EncoderLoop.build(model.base_model, probe, mask, wrong) is None
+    assert EncoderLoop.build(model.base_model.double(), probe, mask, split.last_rows) is None
+    model.float().train()
+    try:
+        assert EncoderLoop.build(model.base_model, probe, mask, split.last_rows) is None
+    finally:
+        model.eval()
 
 
 def test_unsupported_encoders_fall_back_to_the_full_pass(tokenizer) -> None:

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .encoder_loop import EncoderLoop
+
 #: Head checks already made: (model class, head class, config JSON) -> whether the split agreed.
 _HEAD_CHECKS: dict[tuple[type, type, str], bool] = {}
 #: Bytes of logits per logsumexp block: small enough to stay in a core's L2 cache.
@@ -49,6 +51,8 @@ class HeadSplit:
         self.lse_rows = max(1, LSE_BLOCK_BYTES // (4 * vocab))
         self.split = self.base is not None and self.head is not None and self._checked(probe_ids)
         self._slow_gelu = _slow_gelu_sites(model)
+        self._probe = list(probe_ids)
+        self._loops: dict[int, Any] = {}
 
     def _find_head(self, model: Any) -> Any:
         for name in self.HEAD_NAMES:
@@ -130,6 +134,15 @@ class HeadSplit:
             raise ValueError(f"{type(self.base).__name__} has no last layer that can run at chosen rows")
         with self.fused_gelu():
             return run_last_layer_at(self.base, layer, ids, rows, positions, **inputs)
+
+    def encoder_loop(self, mask_id: int) -> Any:
+        """The :class:`~.encoder_loop.EncoderLoop` that computes :meth:`last_rows` for masked copies (first-layer
+        sharing, fused projections), built and checked against :meth:`last_rows` once; None where it cannot run
+        (then :meth:`last_rows` does)."""
+        if mask_id not in self._loops:
+            self._loops[mask_id] = EncoderLoop.build(self.base, self._probe, mask_id, self.last_rows) if (
+                self.supports_last_rows) else None
+        return self._loops[mask_id]
 
     @contextlib.contextmanager
     def fused_gelu(self) -> Any:

@@ -154,6 +154,7 @@ class MaskedLMScorer(ScorerBase):
         if todo:
             split = self._head()
             last_rows = self.last_layer_rows and split.supports_last_rows
+            loop = split.encoder_loop(self.mask_id) if last_rows else None
             budget = self.token_budget if split.split else max(1, self.token_budget // 8)
             batches = pack_by_length([len(key[0]) for key in todo], budget)
             with inference(self.device, self.dtype), _progress(len(todo), self.progress, "masked copies") as bar:
@@ -167,7 +168,10 @@ class MaskedLMScorer(ScorerBase):
                     more = [(r, j) for r, k in enumerate(batch) for j in _also_masked(todo[k])]
                     if more:
                         masked[[r for r, _ in more], [j for _, j in more]] = self.mask_id
-                    states = split.last_rows(masked, rows, pos) if last_rows else split.hidden(masked)[0][rows, pos]
+                    if loop is not None:  # first-layer sharing needs the unmasked copies
+                        states = loop.last_rows(masked, rows, pos, original=ids)
+                    else:
+                        states = split.last_rows(masked, rows, pos) if last_rows else split.hidden(masked)[0][rows, pos]
                     values = split.log_probs(states, targets).double().cpu().numpy()
                     self.forward_passes += 1
                     for k, value in zip(batch, values, strict=True):
