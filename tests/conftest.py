@@ -82,16 +82,7 @@ def wn():
 #: ``slow`` here in one place, beside those marked in their modules: ``-m "not slow"`` leaves them out while
 #: working; ``python -m pytest`` (what CI runs) still runs them all.
 SLOW = {
-    "test_cli_errors.py": {
-        "test_a_path_that_is_not_a_model", "test_a_file_with_no_scorable_pair",
-        "test_stereoset_item_of_the_wrong_shape",
-        "test_bad_test_names_are_one_line_errors", "test_undecodable_test_file_names_the_file_and_the_encoding",
-        "test_a_static_model_given_to_pll", "test_embias_alone_prints_help_and_version_works",
-        "test_bad_option_values_are_named", "test_cuda_without_cuda", "test_bin_header_claiming_billions_of_vectors",
-        "test_undecodable_pairs_file", "test_vector_line_with_more_numbers_than_the_header",
-        "test_internal_error_exits_1_with_a_hint",
-    },
-    "test_docs_build.py": {"*"},  # one Sphinx build (module fixture) and a second one with a broken reference
+    "test_docs_build.py": {"*"},  # one Sphinx build (module fixture) and a second one with two broken references
     "test_report.py": {"*"},  # the module fixture runs a whole quick report
     "test_report_cli.py": {"*"},
     "test_cache_fingerprints.py": {"test_gloss_vectors_of_two_encoders_with_one_name_are_not_shared",

@@ -12,6 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from test_notebooks import SHUTDOWN
 
 from embias_widgets.classroom import CHECKS, check
 from embias_widgets.classroom.build import SourceError, build, parse, stub_solution
@@ -32,7 +33,7 @@ def _check_ids(nb) -> list[str]:
 def _execute(path: Path, tmp_path: Path, *, allow_errors: bool) -> nbformat.NotebookNode:
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=allow_errors,
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+                   resources={"metadata": {"path": str(tmp_path)}}, shutdown_kernel=SHUTDOWN).execute()
     return nb
 
 

@@ -1,15 +1,20 @@
 """The command line on bad input (issue 13, class 3): one line naming the file, line, item or
 option and the fix, exit status 2; 1 with a hint to report it on an internal error; never a
-traceback. Run as a user runs it: a subprocess."""
+traceback. Run in this process through :func:`_cli_inprocess.embias_inprocess` (exit status, stdout and stderr
+as a subprocess shows them; an exception escaping ``main`` fails the test); the internal-error test runs the
+real ``python -m embias_widgets.cli`` process, so a fresh interpreter is checked to print no traceback too."""
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
+from _cli_inprocess import Run, embias_inprocess
 from _tiny_lm import tiny_mlm_dir
 
 from embias_widgets.cli import build_parser
@@ -17,16 +22,20 @@ from embias_widgets.cli import build_parser
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def embias(*argv: str, timeout: float = 240) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    env.pop("EMBIAS_DEBUG", None)
-    return subprocess.run(
-        [sys.executable, "-m", "embias_widgets.cli", *argv],
-        capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT,
-    )
+@pytest.fixture(autouse=True)
+def _as_the_subprocess_had_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment and folder the ``embias`` subprocess of these tests had."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    monkeypatch.delenv("EMBIAS_DEBUG", raising=False)
+    monkeypatch.chdir(ROOT)
 
 
-def one_line_error(proc: subprocess.CompletedProcess, code: int, *needles: str) -> str:
+def embias(*argv: str) -> Run:
+    return embias_inprocess(*argv)
+
+
+def one_line_error(proc: Run | subprocess.CompletedProcess, code: int, *needles: str) -> str:
     assert proc.returncode == code, (proc.returncode, proc.stdout[-500:], proc.stderr[-2000:])
     assert "Traceback" not in proc.stderr
     lines = [ln for ln in proc.stderr.splitlines() if ln.strip() and "Loading weights" not in ln]
@@ -118,6 +127,34 @@ def test_internal_error_exits_1_with_a_hint(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "embias_widgets.cli", "weat", "weat1"], capture_output=True,
                           text=True, timeout=240, env=env, cwd=ROOT)
     one_line_error(proc, 1, "internal error: ZeroDivisionError: simulated bug", "please report it")
+
+
+def test_the_in_process_runner_shows_warnings_logs_and_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a subprocess would print, the in-process runner shows: a library's warning (despite pytest's
+    warning capture), a log line through a handler made earlier with the stderr of that moment, the
+    internal-error line; so one_line_error fails on them as it did on a subprocess."""
+    import embias_widgets.metrics.association as association
+
+    library = logging.getLogger("a_library_of_the_test")
+    handler = logging.StreamHandler(sys.stderr)  # bound now, as transformers binds its handler at first use
+    library.addHandler(handler)
+    monkeypatch.setattr(library, "propagate", False)
+
+    def boom(*_, **__):
+        warnings.warn("a library's warning", UserWarning, stacklevel=1)
+        library.warning("a library's log line")
+        raise ZeroDivisionError("simulated bug")
+
+    monkeypatch.setattr(association, "permutation_test", boom)
+    try:
+        proc = embias("weat", "weat1")
+    finally:
+        library.removeHandler(handler)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "a library's warning" in proc.stderr and "a library's log line" in proc.stderr
+    assert "internal error: ZeroDivisionError: simulated bug" in proc.stderr
+    with pytest.raises(AssertionError):
+        one_line_error(proc, 1, "internal error")
 
 
 # -- pll ------------------------------------------------------------------------------------------
