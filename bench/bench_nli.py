@@ -18,9 +18,12 @@
    reporting peak RSS; time per pair extrapolated to the whole probe. The
    model is the demo model when registered, else a tiny 2-layer BERT (the
    engine's memory does not depend on the model; the extrapolated time does).
-3. **Dask**: the same chunks on a LocalCluster of 1 and of 2 single-thread
-   worker processes (start-up excluded), and the scheduler's cost per chunk
-   (a classifier that does no work, Dask minus local, divided by chunks).
+3. **Dask** (``bench_nli_dask.py``): the same chunks on a LocalCluster of 1
+   and of 2 single-thread worker processes (start-up excluded), for the
+   MiniLM-shaped cross-encoder (fixed work per pair, loaded by path in the
+   workers) and the demo bi-encoder (sentences encoded once per process, so
+   counted per worker); wall and CPU-time ratios, and the scheduler's cost
+   per chunk.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+import bench_nli_dask  # noqa: E402
 from flops import EncoderShape, matmul_rate  # noqa: E402
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -168,10 +172,31 @@ def bench_speed(n: int) -> dict[str, Any]:
         "max_abs_diff_vs_pipeline": float(np.abs(p_ours[:m] - p_pipe).max()),
         "max_abs_diff_vs_fixed_batches": float(np.abs(p_ours - p_fixed).max()),
         "load_avg": load_avg(),
+        "floor": flop_bound(shape, lengths, flop, mm["projections"], n, m),
     }
     if demo_registered():
         out["demo"] = bench_demo(premises, hypotheses, m, rate["pipeline_one_pair"])
     return out
+
+
+def flop_bound(shape: EncoderShape, lengths: list[int], flop_ours: float, mm_rate: float, n: int,
+               m: int) -> dict[str, float]:
+    """How much faster than the baselines our path could be at all: the FLOPs each does (plain batches of 32
+    in the given order, padded to each batch's longest pair; ours at exact lengths, last layer at [CLS]),
+    their ratio (the speedup at equal rates), and the speedup if ours ran at 100% of the matmul rate against
+    the baselines' measured CPU seconds."""
+    padded = sum(len(lengths[a:a + 32]) * shape.sequence(max(lengths[a:a + 32])) for a in range(0, n, 32))
+    exact_full = sum(shape.sequence(k) for k in lengths)
+    floor_cpu_s = flop_ours / 1e9 / mm_rate  # our FLOPs at the matmul rate
+    return {
+        "gflop_fixed_batch_32_incl_padding": padded / 1e9, "gflop_exact_full_pass": exact_full / 1e9,
+        "gflop_ours": flop_ours / 1e9, "padding_share_of_fixed_batches": 1 - exact_full / padded,
+        "cls_row_saving": 1 - flop_ours / exact_full,
+        "flop_ratio_fixed_vs_ours": padded / flop_ours,
+        "fixed_batch_32_fraction_of_matmul_rate": padded / 1e9 / CPU["fixed_batch_32"] / mm_rate,
+        "max_cpu_speedup_vs_fixed_batches_at_100pct_matmul": CPU["fixed_batch_32"] / floor_cpu_s,
+        "max_cpu_speedup_vs_pipeline_at_100pct_matmul": CPU["pipeline_one_pair"] / m * n / floor_cpu_s,
+    }
 
 
 def bench_demo(premises: list[str], hypotheses: list[str], m: int, pipeline_rate: float) -> dict[str, Any]:
@@ -266,105 +291,29 @@ def bench_memory(slices: list[int]) -> dict[str, Any]:
             "load_avg": load_avg()}
 
 
-# -- 3. dask -----------------------------------------------------------------------------------------
-class Idle:
-    """A classifier that does no work: what is left of a run is the engine's and the scheduler's cost."""
-
-    name, description = "idle", "constant (1/3, 1/3, 1/3)"
-
-    def predict(self, premises: Any, hypotheses: Any) -> Any:
-        import numpy as np
-
-        return np.full((len(premises), 3), 1 / 3)
-
-
-def _dask_time(n_workers: int, model: Any, options: dict[str, Any], limit: int, chunk: int) -> tuple[float, Any]:
-    from distributed import Client, LocalCluster
-
-    from embias_widgets.analysis.nli import NliProbe
-    from embias_widgets.analysis.nli.engine import cached_model
-
-    with (LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
-          Client(cluster) as client):
-        # warm every worker (imports, model load) outside the timing
-        client.run(lambda: cached_model(model, options) and None)
-        probe = NliProbe(PROBE, model, limit=limit, chunk_size=chunk, model_options=options)
-        before = _worker_cpu(client)
-        t0 = time.perf_counter()
-        result = probe.run(scheduler=cluster.scheduler_address)
-        seconds = time.perf_counter() - t0
-        after = _worker_cpu(client)
-        if set(after) != set(before):
-            raise RuntimeError(f"a Dask worker restarted during the run (pids {sorted(before)} -> {sorted(after)})")
-        CPU[f"dask_{n_workers}"] = sum(after[pid] - before[pid] for pid in before)  # the workers' CPU seconds
-        return seconds, result
-
-
-def _worker_cpu(client: Any) -> dict[int, float]:
-    """User + system CPU seconds of each worker process so far, read from outside (psutil), by pid."""
-    import psutil
-
-    return {pid: sum(psutil.Process(pid).cpu_times()[:2]) for pid in client.run(os.getpid).values()}
-
-
-def bench_dask(limit: int, chunk: int) -> dict[str, Any]:
-    import torch
-
-    from embias_widgets.analysis.nli import NliProbe
-
-    torch.set_num_threads(1)
-    model = DEMO if demo_registered() else tiny_model_dir()
-    options: dict[str, Any] = {} if model == DEMO else {"device": "cpu"}
-    local = NliProbe(PROBE, model, limit=limit, chunk_size=chunk, model_options=options)
-    local.model  # noqa: B018 - load outside the timing
-    load_before = load_avg()
-    t_local, r_local = timed(lambda: local.run(), name="dask_local")
-    t1, r1 = _dask_time(1, model, options, limit, chunk)
-    t2, r2 = _dask_time(2, model, options, limit, chunk)
-    n_chunks = -(-limit // chunk)
-    idle_limit = 50 * chunk
-    t_idle_local, _ = timed(lambda: NliProbe(PROBE, Idle(), limit=idle_limit, chunk_size=chunk).run())
-    t_idle_dask, _ = _dask_time(1, Idle(), {}, idle_limit, chunk)
-    return {
-        "model": model, "pairs": limit, "chunk_size": chunk, "chunks": n_chunks,
-        "seconds": {"local": t_local, "dask_1_worker": t1, "dask_2_workers": t2},
-        "speedup_2_vs_1_workers": t1 / t2,
-        "worker_cpu_s": {"local": CPU["dask_local"], "dask_1_worker": CPU["dask_1"], "dask_2_workers": CPU["dask_2"]},
-        # on a shared machine the wall time measures the neighbours too: the CPU seconds each worker got
-        # per wall second say how many cores the run really had
-        "cores_used": {"dask_1_worker": CPU["dask_1"] / t1, "dask_2_workers": CPU["dask_2"] / t2},
-        "cpu_s_2_vs_1_workers": CPU["dask_2"] / CPU["dask_1"],
-        # CPU-time ratio: one worker's CPU seconds against half of two workers' (the same work split in two,
-        # with whatever each adds): the speedup two workers would have if each had a free core
-        "cpu_time_speedup_2_vs_1": CPU["dask_1"] / (CPU["dask_2"] / 2),
-        "load_avg_before": load_before,
-        "equal_to_local": r1.scores() == r_local.scores() == r2.scores(),
-        "max_abs_diff_vs_local": max(abs(r.scores().to_dict()[lv][k] - r_local.scores().to_dict()[lv][k])
-                                     for r in (r1, r2) for lv in ("pairs", "word_pairs")
-                                     for k in r_local.scores().to_dict()[lv]),
-        "scheduler_cost_ms_per_chunk": 1000 * (t_idle_dask - t_idle_local) / 50,
-        "cpu_count": os.cpu_count(), "load_avg": load_avg(),
-    }
+# -- 3. dask: bench_nli_dask.py -------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=512, help="pairs for the speed comparison")
     ap.add_argument("--slices", type=int, nargs="+", default=[16384, 65536, 262144], help="memory slice sizes")
-    ap.add_argument("--dask-pairs", type=int, default=16384)
-    ap.add_argument("--chunk-size", type=int, default=2048)
+    bench_nli_dask.add_arguments(ap)
     ap.add_argument("--only", choices=("speed", "memory", "dask"), action="append")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     parts = args.only or ["speed", "memory", "dask"]
     runs = {"speed": lambda: bench_speed(args.pairs), "memory": lambda: bench_memory(args.slices),
-            "dask": lambda: bench_dask(args.dask_pairs, args.chunk_size)}
+            "dask": lambda: bench_nli_dask.run_from_args(args)}
     for name in parts:  # each section printed as soon as it is done
         section = runs[name]()
         if args.json:
             print(json.dumps({name: section}), flush=True)
             continue
         print(f"== {name}")
+        if name == "dask":
+            print(bench_nli_dask.format_section(section), flush=True)
+            continue
         for key, value in section.items():
             print(f"  {key}: {json.dumps(value) if isinstance(value, dict | list) else value}", flush=True)
     return 0

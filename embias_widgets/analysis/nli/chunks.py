@@ -37,12 +37,14 @@ class ChunkResult:
     top_probs: dict[int, np.ndarray]  # (e, n, c) of every pair in ``top``
     seconds: float = 0.0
     probs: np.ndarray | None = None  # (stop - start, 3) when per-pair rows are kept
+    cpu_seconds: float = 0.0  # CPU time of the process that scored it, during the chunk (process_time)
 
     def save(self, path: Path) -> None:
         """Write atomically (temporary file, then rename)."""
         idx = np.array(sorted(self.top_probs), dtype=np.int64)
         arrays: dict[str, Any] = dict(
             range=np.array([self.start, self.stop]), taus=np.array(self.stats.taus), seconds=np.array(self.seconds),
+            cpu_seconds=np.array(self.cpu_seconds),
             keys_p=np.array([k[0] for k in self.stats.keys], dtype=str),
             keys_h=np.array([k[1] for k in self.stats.keys], dtype=str),
             count=self.stats.count, sums=self.stats.sums, argmax=self.stats.argmax, above=self.stats.above,
@@ -70,13 +72,17 @@ class ChunkResult:
             top_probs = dict(zip(z["top_idx"].tolist(), z["top_probs"], strict=True))
             start, stop = (int(x) for x in z["range"])
             probs = z["probs"] if "probs" in z.files else None
-            return cls(start, stop, stats, top, top_probs, float(z["seconds"]), probs)
+            cpu = float(z["cpu_seconds"]) if "cpu_seconds" in z.files else 0.0  # files of earlier versions lack it
+            return cls(start, stop, stats, top, top_probs, float(z["seconds"]), probs, cpu)
 
 
 def score_chunk(classifier: Any, source: PairSource, start: int, stop: int, *, taus: Sequence[float],
                 top_k: int, per_pair: bool = False) -> ChunkResult:
-    """Generate pairs ``start .. stop-1``, score them, reduce them (the unit of work of every engine)."""
-    t0 = time.perf_counter()
+    """Generate pairs ``start .. stop-1``, score them, reduce them (the unit of work of every engine).
+
+    ``seconds`` is the chunk's wall time; ``cpu_seconds`` the CPU time of this process meanwhile (all its
+    threads: on a Dask worker, what the worker spent on the chunk, whatever the neighbours on the machine do)."""
+    t0, c0 = time.perf_counter(), time.process_time()
     chunk = source.chunk(start, stop)
     P = check_probabilities(classifier.predict(chunk.premises, chunk.hypotheses), len(chunk),
                             name=getattr(classifier, "name", "classifier"))
@@ -85,4 +91,4 @@ def score_chunk(classifier: Any, source: PairSource, start: int, stop: int, *, t
     top = {label: TopPairs(top_k).update(P[:, LABELS.index(label)], index) for label in TOP_LABELS}
     kept = {int(i) for t in top.values() for i in t.indices}
     return ChunkResult(start, stop, stats, top, {i: P[i - start].copy() for i in kept},
-                       time.perf_counter() - t0, P if per_pair else None)
+                       time.perf_counter() - t0, P if per_pair else None, time.process_time() - c0)

@@ -1,10 +1,13 @@
 """The Dask engine of an NLI probe: chunks as tasks on a ``dask.distributed`` cluster.
 
 ``scheduler="tcp://host:8786"`` uses a running scheduler, ``workers=N`` a ``LocalCluster`` of N
-single-thread processes. Each task gets an index range; a worker loads the model once (the per-process
-cache of :func:`~.engine.cached_model`, keyed by the model's content fingerprint and options) and returns
-the chunk's statistics; the client reduces them in chunk order, so the result equals the local engine's
-exactly (same chunks, same model, same order of float sums).
+single-thread processes (:func:`local_cluster`). Each task gets an index range; a worker loads the model
+once (the per-process cache of :func:`~.engine.cached_model`, keyed by the model's content fingerprint and
+options) and returns the chunk's statistics; the client reduces them in chunk order, so the result equals
+the local engine's exactly (same chunks, same model, same order of float sums) for a model whose
+probabilities do not depend on what else is in a batch (a cross-encoder: batches of equal length, no
+padding). A bi-encoder's sentence cache is per process, so which sentences share a padded encoder batch
+depends on which worker ran what: the demo model's scores then agree to about 1e-10, not bit for bit.
 """
 
 from __future__ import annotations
@@ -18,6 +21,26 @@ from ...stimuli.nli_probes import PairSource
 from .chunks import ChunkResult, score_chunk
 from .engine import cached_model
 from .resume import NliRunError
+
+#: Set in each worker process of a :func:`local_cluster` before it starts (glibc reads it at start-up). Dask sets
+#: ``MALLOC_TRIM_THRESHOLD_`` there (memory goes back to the OS sooner), which also switches off glibc's dynamic
+#: mmap threshold (``mallopt(3)``): every buffer over 128 KiB, i.e. every activation tensor, is then a fresh
+#: ``mmap``, page-faulted in and unmapped again. Measured on a MiniLM-shaped cross-encoder (1,024 pairs, one
+#: worker): 3.9x the page faults and 0.8 s more system CPU than in process; a 32 MiB threshold (glibc's
+#: largest) brings both back to the in-process figures. ``bench/bench_nli_dask.py`` measures it.
+WORKER_ENVIRON = {"MALLOC_MMAP_THRESHOLD_": 1 << 25}
+
+
+def local_cluster(n_workers: int) -> Any:
+    """A ``LocalCluster`` of ``n_workers`` single-thread worker processes, each started with
+    :data:`WORKER_ENVIRON` (unless Dask's ``distributed.nanny.pre-spawn-environ`` already sets the variable)."""
+    import dask
+    from distributed import LocalCluster
+
+    preset = dask.config.get("distributed.nanny.pre-spawn-environ", default=None) or {}
+    extra = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_ENVIRON.items() if k not in preset}
+    with dask.config.set(extra):  # read by each nanny as it is made, inside LocalCluster(...)
+        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
 
 
 def check_address(address: str) -> str:
@@ -51,7 +74,7 @@ def run_dask(spec: Any, options: dict[str, Any], source: PairSource, todo: Seque
              scheduler: str | None, workers: int | None, connect_timeout: float, stop: threading.Event) -> None:
     """Score the ranges ``todo`` on a cluster, passing each chunk to ``finished`` as it arrives."""
     try:
-        from distributed import LocalCluster, as_completed
+        from distributed import as_completed
     except ImportError as err:  # pragma: no cover - the scale extra is part of test
         raise NliRunError("the Dask engine needs `distributed`: pip install 'embias-widgets[scale]'") from err
     cluster = None
@@ -59,7 +82,7 @@ def run_dask(spec: Any, options: dict[str, Any], source: PairSource, todo: Seque
         n = int(workers or 1)
         if n < 1:
             raise ValueError(f"`workers` must be >= 1, got {workers}")
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = local_cluster(n)
         address = cluster.scheduler_address
     else:
         address = scheduler
