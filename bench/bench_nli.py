@@ -41,12 +41,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
-import bench_nli_dask  # noqa: E402
+import bench_nli_dask  # noqa: E402 - sets HF_HUB_OFFLINE
+from bench_nli_dask import DEMO, PROBE  # noqa: E402
 from flops import EncoderShape, matmul_rate  # noqa: E402
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-PROBE = "gender-occupation-authors"
-DEMO = "embias-demo-nli"
 LABELS3 = ("entailment", "neutral", "contradiction")
 
 
