@@ -238,10 +238,12 @@ def _worker_imports() -> int:
 def bench_worker_start(workers: int, out: Path | None) -> None:
     """What starting ``workers`` Dask workers costs alone (spawn, import torch, transformers and ours):
     the part of the workers' CPU time above that is not scoring."""
-    from distributed import Client, LocalCluster
+    from distributed import Client
+
+    from embias_widgets.analysis.nli.dask_runner import local_cluster
 
     before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = local_cluster(workers)  # the workers NliProbe.run(workers=N) starts
     with cluster, Client(cluster) as client:
         threads = client.run(_worker_imports)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -149,7 +149,9 @@ class Report:
         if self.workers is None and self.scheduler is None:
             return None
         try:
-            from distributed import Client, LocalCluster
+            from distributed import Client
+
+            from ..nli.dask_runner import local_cluster
         except ImportError:
             raise ReportInputError("--workers/--scheduler need dask.distributed: pip install "
                                    "'embias-widgets[scale]'") from None
@@ -160,7 +162,7 @@ class Report:
                 raise ReportInputError(
                     f"no Dask scheduler answers at {self.scheduler} within {CONNECT_TIMEOUT:g} s ({type(err).__name__}"
                     "); start one (dask scheduler) or use --workers N for a local cluster") from None
-        cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = local_cluster(self.workers)  # the NLI engine's workers: one thread, glibc's mmap threshold set
         try:
             return Client(cluster)
         except BaseException:
