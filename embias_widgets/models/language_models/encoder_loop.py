@@ -53,6 +53,16 @@ class LoopLayer:
     output_norm: Any
 
 
+def attention_scaling(attn: Any) -> float:
+    """The attention module's ``1 / sqrt(d_h)`` (its own ``scaling`` where transformers sets one)."""
+    return getattr(attn, "scaling", attn.attention_head_size**-0.5)
+
+
+def albert_group(depth_index: int, depth: int, n_groups: int) -> int:
+    """The layer group ALBERT runs at ``depth_index`` (as ``AlbertTransformer.forward``)."""
+    return int(depth_index / (depth / n_groups))
+
+
 def _layer(query: Any, key: Any, value: Any, heads: int, size: int, scaling: float, parts: tuple) -> LoopLayer:
     import torch
 
@@ -77,7 +87,7 @@ def _bert_layers(base: Any) -> list[LoopLayer] | None:
         parts = (layer.attention.output.dense, layer.attention.output.LayerNorm, inter.dense,
                  inter.intermediate_act_fn, layer.output.dense, layer.output.LayerNorm)
         out.append(_layer(attn.query, attn.key, attn.value, attn.num_attention_heads, attn.attention_head_size,
-                          getattr(attn, "scaling", attn.attention_head_size**-0.5), parts))
+                          attention_scaling(attn), parts))
     return out
 
 
@@ -86,8 +96,8 @@ def _albert_layers(base: Any) -> list[LoopLayer] | None:
     depth, n_groups = int(config.num_hidden_layers), len(groups)
     built: dict[int, LoopLayer] = {}
     out = []
-    for i in range(depth):  # as AlbertTransformer.forward: group int(i / (depth / groups)), its inner layers in order
-        for layer in groups[int(i / (depth / n_groups))].albert_layers:
+    for i in range(depth):  # as AlbertTransformer.forward: each depth's group, its inner layers in order
+        for layer in groups[albert_group(i, depth, n_groups)].albert_layers:
             if getattr(layer, "chunk_size_feed_forward", 0):
                 return None
             if id(layer) not in built:
@@ -95,8 +105,7 @@ def _albert_layers(base: Any) -> list[LoopLayer] | None:
                 parts = (attn.dense, attn.LayerNorm, layer.ffn, layer.activation, layer.ffn_output,
                          layer.full_layer_layer_norm)
                 built[id(layer)] = _layer(attn.query, attn.key, attn.value, attn.num_attention_heads,
-                                          attn.attention_head_size,
-                                          getattr(attn, "scaling", attn.attention_head_size**-0.5), parts)
+                                          attn.attention_head_size, attention_scaling(attn), parts)
             out.append(built[id(layer)])
     return out
 

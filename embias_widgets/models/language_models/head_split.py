@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .encoder_loop import EncoderLoop
+from .encoder_loop import EncoderLoop, albert_group, attention_scaling
 
 #: Head checks already made: (model class, head class, config JSON) -> whether the split agreed.
 _HEAD_CHECKS: dict[tuple[type, type, str], bool] = {}
@@ -206,7 +206,7 @@ def last_layer(base: Any) -> LastLayer | None:
         last = layers[-1]
         attn = last.attention.self
         return LastLayer(last, 1, attn.query, attn.key, attn.value, attn.num_attention_heads,
-                         attn.attention_head_size, getattr(attn, "scaling", attn.attention_head_size**-0.5),
+                         attn.attention_head_size, attention_scaling(attn),
                          last.attention.output.dense, last.attention.output.LayerNorm, last.intermediate,
                          last.output.dense, last.output.LayerNorm)
     if name == "AlbertModel":
@@ -217,10 +217,10 @@ def last_layer(base: Any) -> LastLayer | None:
         if not all(_has_path(last, p) for p in _ALBERT_PARTS) or getattr(last, "chunk_size_feed_forward", 0):
             return None
         depth, n_groups = int(base.config.num_hidden_layers), len(groups)
-        calls = sum(1 for i in range(depth) if int(i / (depth / n_groups)) == n_groups - 1)
+        calls = sum(1 for i in range(depth) if albert_group(i, depth, n_groups) == n_groups - 1)
         attn = last.attention
         return LastLayer(last, calls, attn.query, attn.key, attn.value, attn.num_attention_heads,
-                         attn.attention_head_size, getattr(attn, "scaling", attn.attention_head_size**-0.5),
+                         attn.attention_head_size, attention_scaling(attn),
                          attn.dense, attn.LayerNorm, lambda a: last.activation(last.ffn(a)), last.ffn_output,
                          last.full_layer_layer_norm)
     return None
