@@ -308,9 +308,11 @@ def test_head_check_runs_once_per_architecture(tiny_mlm, tokenizer, monkeypatch)
     assert len(calls) == 2
 
 
-def test_blocked_logsumexp_is_bit_identical(tiny_mlm, tokenizer) -> None:
+def test_row_blocked_logsumexp_is_bit_identical(tiny_mlm, tokenizer, monkeypatch) -> None:
+    """The path off the CPU (here forced): whole logits, ``logsumexp`` in row blocks, bit for bit the unblocked."""
     split = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False)._head()
     assert split.lse_rows == (1 << 20) // (4 * tiny_mlm.config.vocab_size)
+    monkeypatch.setattr(HeadSplit, "vocab_blocks", lambda self, states: False)
     torch.manual_seed(1)
     states = torch.randn(700, tiny_mlm.config.hidden_size)
     targets = torch.randint(0, tiny_mlm.config.vocab_size, (700,))
@@ -318,7 +320,7 @@ def test_blocked_logsumexp_is_bit_identical(tiny_mlm, tokenizer) -> None:
         blocked = split.log_probs(states, targets)
         logits = tiny_mlm.cls(states).float()
         whole = logits.gather(1, targets[:, None])[:, 0] - torch.logsumexp(logits, dim=-1)
-    assert torch.equal(blocked, whole)
+    assert blocked.dtype == torch.float64 and torch.equal(blocked, whole.double())
 
 
 def test_last_layer_at_masked_rows_matches_the_full_pass(tiny_mlm, tokenizer) -> None:

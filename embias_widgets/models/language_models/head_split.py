@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .encoder_loop import EncoderLoop, albert_group, attention_scaling
+from .vocab_blocks import decoder_input, output_decoder, target_log_probs
 
 #: Head checks already made: (model class, head class, config JSON) -> whether the split agreed.
 _HEAD_CHECKS: dict[tuple[type, type, str], bool] = {}
@@ -30,10 +31,12 @@ class HeadSplit:
     since it is a property of how the model composes its parts, not of its
     weights. Otherwise the whole model runs and the rows are picked afterwards.
 
-    ``log_probs`` takes ``logsumexp`` over the vocabulary in blocks of rows
-    that fit in cache (:data:`LSE_BLOCK_BYTES`, so the block follows the
-    vocabulary size): each row's value is bit-for-bit the unblocked one, and
-    on a small model, where the head dominates, it is faster.
+    ``log_probs`` on the CPU runs the head up to its decoder and the decoder
+    in vocabulary blocks that stay in cache (:mod:`.vocab_blocks`: the
+    logits are the GEMM's own, ``logsumexp`` combined in float64), checked
+    once per instance against the head's own logits; elsewhere it takes
+    ``logsumexp`` over the whole logits in blocks of rows that fit in cache
+    (:data:`LSE_BLOCK_BYTES`; bit-for-bit the unblocked value). Float64 out.
 
     ``last_rows`` runs the last encoder layer at one row per sequence only
     (keys and values still from every row) for BERT-shaped encoders
@@ -53,6 +56,8 @@ class HeadSplit:
         self._slow_gelu = _slow_gelu_sites(model)
         self._probe = list(probe_ids)
         self._loops: dict[int, Any] = {}
+        self.decoder = output_decoder(model, self.head) if self.split else None
+        self._blocks_agree: bool | None = None
 
     def _find_head(self, model: Any) -> Any:
         for name in self.HEAD_NAMES:
@@ -92,12 +97,17 @@ class HeadSplit:
         return states, (out.attentions if attentions else None)
 
     def log_probs(self, states: Any, targets: Any) -> Any:
-        """``log P(target)`` for rows of hidden states (split) or of logits (whole model)."""
+        """``log P(target)`` (float64) for rows of hidden states (split) or of logits (whole model)."""
         import torch
 
-        out = torch.empty(targets.shape[0], dtype=torch.float32, device=targets.device)
+        out = torch.empty(targets.shape[0], dtype=torch.float64, device=targets.device)
+        blocked = self.vocab_blocks(states)
         for start in range(0, targets.shape[0], self.chunk):
             stop = min(start + self.chunk, targets.shape[0])
+            if blocked:
+                x = decoder_input(self.head, self.decoder, states[start:stop])
+                out[start:stop] = target_log_probs(x, self.decoder.weight, self.decoder.bias, targets[start:stop])
+                continue
             logits = (self.head(states[start:stop]) if self.split else states[start:stop]).float()
             picked = logits.gather(1, targets[start:stop, None])[:, 0]
             if logits.device.type == "cpu":  # row blocks that stay in cache; same values bit for bit
@@ -107,6 +117,35 @@ class HeadSplit:
             else:
                 out[start:stop] = picked - torch.logsumexp(logits, dim=-1)
         return out
+
+    def vocab_blocks(self, states: Any) -> bool:
+        """Whether :meth:`log_probs` runs the decoder in vocabulary blocks for ``states``: on the CPU in float32
+        or float64, for a head whose decoder :func:`~.vocab_blocks.output_decoder` finds and whose blocked
+        values agree with its own logits (checked once, on the first rows it is given)."""
+        import torch
+
+        if (self.decoder is None or states.device.type != "cpu" or not states.shape[0]
+                or states.dtype not in (torch.float32, torch.float64)):
+            return False
+        if self._blocks_agree is None:
+            self._blocks_agree = self._blocks_check(states[:16])
+        return self._blocks_agree
+
+    def _blocks_check(self, states: Any) -> bool:
+        """Blocks against the head's own logits, on the first rows :meth:`log_probs` is given."""
+        import torch
+
+        vocab = self.decoder.weight.shape[0]
+        targets = torch.arange(states.shape[0]) * 7919 % vocab  # spread over the vocabulary
+        try:
+            with torch.inference_mode():
+                logits = self.head(states).double()
+                want = logits.gather(1, targets[:, None])[:, 0] - torch.logsumexp(logits, dim=-1)
+                x = decoder_input(self.head, self.decoder, states)
+                got = target_log_probs(x, self.decoder.weight, self.decoder.bias, targets)
+        except Exception:  # a head laid out otherwise: the whole logits
+            return False
+        return got.shape == want.shape and bool(torch.allclose(got, want, rtol=1e-4, atol=1e-4))
 
     # -- the last layer at the masked rows only ---------------------------------------------------
     @property

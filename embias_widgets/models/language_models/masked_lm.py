@@ -37,6 +37,7 @@ from .batching import pack_by_length
 from .head_split import HeadSplit, eager_attention
 from .scoring import MASKED_METRICS, PLL_WORD_L2R, PairScores, Tokenized, TokenScores
 from .tokens import modified_flags, shared_positions, tokenize
+from .vocab_blocks import HeadQueue
 from .word_l2r import l2r_masks
 
 CPS_SKIP = ("ends", "special")
@@ -157,6 +158,7 @@ class MaskedLMScorer(ScorerBase):
             loop = split.encoder_loop(self.mask_id) if last_rows else None
             budget = self.token_budget if split.split else max(1, self.token_budget // 8)
             batches = pack_by_length([len(key[0]) for key in todo], budget)
+            queue = HeadQueue(split.log_probs, split.chunk)
             with inference(self.device, self.dtype), _progress(len(todo), self.progress, "masked copies") as bar:
                 for batch in batches:
                     ids = torch.tensor([todo[k][0] for k in batch], device=self.device)
@@ -172,11 +174,10 @@ class MaskedLMScorer(ScorerBase):
                         states = loop.last_rows(masked, rows, pos, original=ids)
                     else:
                         states = split.last_rows(masked, rows, pos) if last_rows else split.hidden(masked)[0][rows, pos]
-                    values = split.log_probs(states, targets).double().cpu().numpy()
+                    self._masked.update(queue.add([todo[k] for k in batch], states, targets))
                     self.forward_passes += 1
-                    for k, value in zip(batch, values, strict=True):
-                        self._masked[todo[k]] = float(value)
                     bar.update(len(batch))
+                self._masked.update(queue.flush())
         return [np.array([self._masked[key] for key in row]) for row in keys]
 
     # -- unmasked passes -------------------------------------------------------------------------------

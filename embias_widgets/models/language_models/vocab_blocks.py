@@ -1,0 +1,134 @@
+"""``log P(target)`` from a language model's decoder, the vocabulary in column blocks that stay in cache.
+
+A masked or causal LM's last step is ``z = W h + b`` (the output embedding, ``V`` rows) and
+``log P(t | h) = z_t - logsumexp_v z_v`` (Devlin et al. 2019; Radford et al. 2019). On the CPU, one
+``(rows, V)`` matrix of logits per call is written to memory and read back for ``logsumexp``: with
+``V`` = 30-50k, the GEMM runs at about half the rate of the encoder's projections. :func:`target_log_probs`
+computes the logits of one block of :data:`BLOCK` vocabulary entries at a time (a ``(rows, BLOCK)`` block
+stays in a core's L2 cache), and per block ``c`` keeps only
+
+    ``m_c = max_v z_v``,  ``s_c = sum_v exp(z_v - m_c)``  (in the model's precision, as torch's logsumexp),
+
+then, in float64, ``logsumexp = m + log sum_c s_c exp(m_c - m)`` with ``m = max_c m_c``, and
+``log P(t) = z_t - logsumexp``. Each logit comes from the same GEMM on a block of ``W``'s rows (the target's
+picked from its block); the combination in float64 and a float64 result take away the
+float32 rounding of ``logsumexp`` and of the final difference (up to 1-2 units in the last place of a
+log-probability of -8 to -32), so the result is at least as close to the exact value as the unblocked float32
+one. Measured on the demo MLM's head (384 wide): 49-52 GFLOP/s unblocked, 67-75 blocked, one thread.
+
+:func:`decoder_input` finds ``h``: the prediction head's input to its decoder (BERT's transform + layer norm,
+RoBERTa's dense + GELU + layer norm, ALBERT's 128-wide projection), caught with a forward pre-hook, the head
+stopped there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Vocabulary entries per block: 1,024 x 384-wide rows of W are 1.5 MiB, and 256 rows of 1,024 logits are
+#: 1 MiB (a core's L2 on the machines we measured). On one core, 512 to 4,096 ran within 3% of each other at
+#: 100 and 611 rows (30k x 384 and 50k x 768 decoders); a fixed size keeps a row's blocks the same whatever
+#: its batch-mates.
+BLOCK = 1024
+
+
+class _DecoderReachedError(Exception):
+    """Raised by the pre-hook once the decoder's input is caught (the decoder itself is not needed)."""
+
+
+def output_decoder(model: Any, head: Any) -> Any:
+    """The ``nn.Linear`` that maps ``head``'s last hidden state to the vocabulary (the model's output
+    embedding, inside ``head`` or ``head`` itself), or None."""
+    import torch
+
+    decoder = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    if not isinstance(decoder, torch.nn.Linear) or decoder.weight.dim() != 2:
+        return None
+    if decoder is not head and not any(m is decoder for m in head.modules()):
+        return None
+    return decoder
+
+
+def decoder_input(head: Any, decoder: Any, states: Any) -> Any:
+    """What ``head(states)`` passes to ``decoder`` (``states`` itself when the head is the decoder)."""
+    if decoder is head:
+        return states
+    caught: list[Any] = []
+
+    def catch(module: Any, args: tuple) -> None:
+        caught.append(args[0])
+        raise _DecoderReachedError
+
+    handle = decoder.register_forward_pre_hook(catch)
+    try:
+        head(states)
+    except _DecoderReachedError:
+        pass
+    finally:
+        handle.remove()
+    if not caught:
+        raise RuntimeError(f"{type(head).__name__} did not call its decoder")
+    return caught[0]
+
+
+def target_log_probs(x: Any, weight: Any, bias: Any, targets: Any, *, block: int = BLOCK) -> Any:
+    """``log softmax(x W^T + b)[row, targets[row]]`` for each row of ``x``, float64 (see the module docstring).
+
+    ``x``: ``(rows, d)``; ``weight``: ``(V, d)``; ``bias``: ``(V,)`` or None; ``targets``: ``(rows,)`` ids.
+    """
+    import torch
+
+    rows, vocab = x.shape[0], weight.shape[0]
+    step = max(1, int(block))
+    maxes, sums = [], []
+    picked = torch.empty(rows, dtype=x.dtype, device=x.device)
+    for lo in range(0, vocab, step):
+        hi = min(vocab, lo + step)
+        z = torch.nn.functional.linear(x, weight[lo:hi], None if bias is None else bias[lo:hi])
+        top = z.amax(dim=1, keepdim=True)
+        sums.append(torch.exp(z - top).sum(dim=1))
+        maxes.append(top[:, 0])
+        here = ((targets >= lo) & (targets < hi)).nonzero()[:, 0]
+        if here.numel():
+            picked[here] = z[here, targets[here] - lo]
+    m_c = torch.stack(maxes, dim=1).double()
+    s_c = torch.stack(sums, dim=1).double()
+    m = m_c.amax(dim=1, keepdim=True)
+    return picked.double() - (m[:, 0] + torch.log((s_c * torch.exp(m_c - m)).sum(dim=1)))
+
+
+class HeadQueue:
+    """Rows waiting for the LM head, gathered across encoder batches so the decoder sees ``rows`` at once.
+
+    Masked copies run in equal-length batches, and one length's batch of a few sentences holds 10-50 masked
+    rows; a GEMM of that many rows against a 30k-wide decoder runs at about 40 GFLOP/s on one core (the
+    decoder's weights are packed again for every call), against 55-75 for a few hundred. ``add`` keeps each
+    batch's hidden states and targets and runs ``log_probs`` once ``rows`` are waiting; ``flush`` runs the rest.
+    Both return ``(key, log-probability)`` pairs. A row's value depends on its batch-mates only as far as the
+    GEMM's rounding does (MKL picks kernels by the number of rows: within 1e-6 on the tested models).
+    """
+
+    def __init__(self, log_probs: Any, rows: int) -> None:
+        self.log_probs = log_probs
+        self.rows = max(1, int(rows))
+        self._keys: list[Any] = []
+        self._states: list[Any] = []
+        self._targets: list[Any] = []
+
+    def add(self, keys: list[Any], states: Any, targets: Any) -> list[tuple[Any, float]]:
+        """Queue one batch (``keys[i]`` names row ``i``); the values of every queued row once ``rows`` wait."""
+        self._keys += keys
+        self._states.append(states)
+        self._targets.append(targets)
+        return self.flush() if len(self._keys) >= self.rows else []
+
+    def flush(self) -> list[tuple[Any, float]]:
+        """The values of every queued row (none if none wait)."""
+        import torch
+
+        if not self._keys:
+            return []
+        values = self.log_probs(torch.cat(self._states), torch.cat(self._targets)).double().cpu().numpy()
+        done = list(zip(self._keys, (float(v) for v in values), strict=True))
+        self._keys, self._states, self._targets = [], [], []
+        return done
