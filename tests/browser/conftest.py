@@ -161,8 +161,15 @@ def pytest_runtest_makereport(item, call):
 APP = "window.jupyterapp"
 
 
+def wait_for_command(page, command: str) -> None:
+    """Wait until ``command`` is registered: plugins activate one after another, so the app's first commands
+    being there does not mean the file browser's or a theme's are yet (a missing one still fails, after 60 s)."""
+    page.wait_for_function("(c) => window.jupyterapp.commands.hasCommand(c)", arg=command, timeout=60_000)
+
+
 def lab_cmd(page, command, args=None):
-    """Run a JupyterLab command (the mechanism Galata uses)."""
+    """Run a JupyterLab command once it is registered (the mechanism Galata uses)."""
+    wait_for_command(page, command)
     return page.evaluate("([c, a]) => window.jupyterapp.commands.execute(c, a)", [command, args or {}])
 
 

@@ -18,7 +18,7 @@ import uuid
 
 import pytest
 
-from .conftest import APP, check_contrast, lab_cmd, run_code, screenshot_widgets, set_theme
+from .conftest import APP, check_contrast, lab_cmd, run_code, screenshot_widgets, set_theme, wait_for_command
 
 pytestmark = pytest.mark.browser
 CARDS = ["WEAT explorer", "Sense selector", "Likelihood table", "NLI explorer", "Report"]
@@ -79,7 +79,9 @@ def _open_lab(page, lab_server) -> None:
 
 
 def _command(page, command: str, args: dict) -> None:
-    """Run a JupyterLab command to completion, dropping what it returns (a widget does not serialise)."""
+    """Run a JupyterLab command to completion once it is registered, dropping what it returns (a widget does
+    not serialise)."""
+    wait_for_command(page, command)
     page.evaluate("async ([c, a]) => { await window.jupyterapp.commands.execute(c, a); }", [command, args])
 
 
