@@ -120,7 +120,7 @@ class CausalLMScorer(ScorerBase):
                     if length > 1:
                         flat = states[:, :-1].reshape(n_rows * (length - 1), -1)
                         values = split.log_probs(flat, ids[:, 1:].reshape(-1)).reshape(n_rows, length - 1)
-                        lp[:, 1:] = values.double().cpu()
+                        lp[:, 1:] = values.cpu().double()
                     self.forward_passes += 1
                     for r, k in enumerate(batch):
                         self._passes[todo[k]] = lp[r].numpy()

@@ -36,7 +36,7 @@ class HeadSplit:
     logits are the GEMM's own, ``logsumexp`` combined in float64), checked
     once per instance against the head's own logits; elsewhere it takes
     ``logsumexp`` over the whole logits in blocks of rows that fit in cache
-    (:data:`LSE_BLOCK_BYTES`; bit-for-bit the unblocked value). Float64 out.
+    (:data:`LSE_BLOCK_BYTES`; bit-for-bit the unblocked value).
 
     ``last_rows`` runs the last encoder layer at one row per sequence only
     (keys and values still from every row) for BERT-shaped encoders
@@ -97,10 +97,12 @@ class HeadSplit:
         return states, (out.attentions if attentions else None)
 
     def log_probs(self, states: Any, targets: Any) -> Any:
-        """``log P(target)`` (float64) for rows of hidden states (split) or of logits (whole model)."""
+        """``log P(target)`` for rows of hidden states (split) or of logits (whole model): float64 on the CPU,
+        float32 elsewhere (Apple's MPS has no float64)."""
         import torch
 
-        out = torch.empty(targets.shape[0], dtype=torch.float64, device=targets.device)
+        cpu = targets.device.type == "cpu"
+        out = torch.empty(targets.shape[0], dtype=torch.float64 if cpu else torch.float32, device=targets.device)
         blocked = self.vocab_blocks(states)
         for start in range(0, targets.shape[0], self.chunk):
             stop = min(start + self.chunk, targets.shape[0])

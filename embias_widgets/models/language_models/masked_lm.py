@@ -211,14 +211,14 @@ class MaskedLMScorer(ScorerBase):
                     states, atts = split.hidden(ids, attentions=attention)
                     flat = states.reshape(n_rows * length, -1)
                     lp = split.log_probs(flat, ids.reshape(-1)).reshape(n_rows, length)
-                    lp_np = lp.double().cpu().numpy()
+                    lp_np = lp.cpu().double().numpy()
                     received = None
                     if attention:
                         if not atts or atts[0] is None:
                             raise ValueError(f"{self.name} returned no attention weights; AULA needs them")
                         # (layers, rows, heads, queries, keys) -> mean over layers, heads, queries
                         stacked = torch.stack(atts, 0).float()
-                        received = stacked.mean(dim=(0, 2, 3)).double().cpu().numpy()
+                        received = stacked.mean(dim=(0, 2, 3)).cpu().double().numpy()
                     self.forward_passes += 1
                     for r, k in enumerate(batch):
                         att = None if received is None else received[r]

@@ -128,7 +128,7 @@ class HeadQueue:
 
         if not self._keys:
             return []
-        values = self.log_probs(torch.cat(self._states), torch.cat(self._targets)).double().cpu().numpy()
+        values = self.log_probs(torch.cat(self._states), torch.cat(self._targets)).cpu().double().numpy()
         done = list(zip(self._keys, (float(v) for v in values), strict=True))
         self._keys, self._states, self._targets = [], [], []
         return done

@@ -256,7 +256,7 @@ class CrossEncoderNli:
                 if types is not None and self._uses_types:
                     kwargs["token_type_ids"] = torch.tensor([types[i] for i in batch], dtype=torch.long,
                                                             device=self.device)
-                logits = logits_of(input_ids, **kwargs).double().cpu().numpy()
+                logits = logits_of(input_ids, **kwargs).cpu().double().numpy()
                 self.forward_passes += 1
                 logits = logits[:, self.columns]
                 logits -= logits.max(axis=1, keepdims=True)
