@@ -4,10 +4,9 @@ that both bars hold what the analysis computes for the same items, on a small LM
 from __future__ import annotations
 
 import pytest
-from _tiny_senses import write_tiny_lmms
+from _tiny_senses import occupations_spec, write_tiny_lmms
 
 from embias_widgets.analysis.senses import SenseAssociationTest
-from embias_widgets.stimuli import AssociationTestSpec, WordSet
 from embias_widgets.widgets.sense_explorer import SenseWeatExplorer
 
 
@@ -16,18 +15,8 @@ def sense_file(tmp_path_factory):
     return write_tiny_lmms(tmp_path_factory.mktemp("senses") / "tiny-lmms.txt", seed=7)
 
 
-def spec():
-    return AssociationTestSpec(
-        "occupations",
-        WordSet("male jobs", ("engineer%1:18:00::", "carpenter%1:18:00::")),
-        WordSet("female jobs", ("nurse%1:18:00::", "secretary%1:18:00::")),
-        WordSet("male", ("man%1:18:00::", "boy")),
-        WordSet("female", ("woman%1:18:00::", "girl")),
-    )
-
-
 def expected(sense_file, **items):
-    test = SenseAssociationTest(spec(), model=sense_file, n_samples=2000)
+    test = SenseAssociationTest(occupations_spec(), model=sense_file, n_samples=2000)
     for key, value in items.items():
         test.set_items(key, value)
     return test.run()
@@ -35,7 +24,7 @@ def expected(sense_file, **items):
 
 @pytest.fixture
 def explorer(sense_file):
-    return SenseWeatExplorer(spec(), model=sense_file, n_samples=2000)
+    return SenseWeatExplorer(occupations_spec(), model=sense_file, n_samples=2000)
 
 
 def test_bars_show_sense_and_word_level_results(explorer, sense_file):

@@ -7,9 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from _tiny_senses import write_tiny_lmms
+from _tiny_senses import occupations_spec, write_tiny_lmms
 
-from embias_widgets.stimuli import AssociationTestSpec, WordSet
 from embias_widgets.stimuli.wordnet import load_wordnet
 from embias_widgets.widgets.sense_explorer import SenseWeatExplorer, shared_extent
 
@@ -21,14 +20,7 @@ def sense_file(tmp_path_factory):
 
 @pytest.fixture
 def explorer(sense_file):
-    spec = AssociationTestSpec(
-        "occupations",
-        WordSet("male jobs", ("engineer%1:18:00::", "carpenter%1:18:00::")),
-        WordSet("female jobs", ("nurse%1:18:00::", "secretary%1:18:00::")),
-        WordSet("male", ("man%1:18:00::", "boy")),
-        WordSet("female", ("woman%1:18:00::", "girl")),
-    )
-    return SenseWeatExplorer(spec, model=sense_file, n_samples=500)
+    return SenseWeatExplorer(occupations_spec(), model=sense_file, n_samples=500)
 
 
 def test_both_bar_sets_get_one_extent_spanning_both_levels(explorer):

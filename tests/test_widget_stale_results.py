@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 import traitlets
 from _tiny_lm import one_thread, tiny_scorer
+from _tiny_senses import occupations_spec, write_tiny_lmms
 
 from embias_widgets.models import StaticVectors
 from embias_widgets.stimuli import AssociationTestSpec, WordSet
@@ -33,7 +34,6 @@ from embias_widgets.widgets import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-SENSE_LEMMAS = ["engineer", "carpenter", "nurse", "secretary", "man", "boy", "woman", "girl"]
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -42,27 +42,14 @@ def _one_torch_thread() -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def sense_file(tmp_path_factory: pytest.TempPathFactory, wn: Any) -> str:
-    rng = np.random.default_rng(3)
-    path = tmp_path_factory.mktemp("senses") / "tiny-lmms.txt"
-    lines = [s.key + " " + " ".join(f"{v:.6f}" for v in rng.normal(size=8))
-             for lemma in SENSE_LEMMAS for s in wn.senses(lemma)]
-    path.write_text("\n".join(lines) + "\n")
-    return str(path)
+def sense_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return write_tiny_lmms(tmp_path_factory.mktemp("senses") / "tiny-lmms.txt", seed=3, size=8)
 
 
 def _weat_spec() -> AssociationTestSpec:
     return AssociationTestSpec(
         "flowers", WordSet("flowers", ("rose", "tulip", "daisy")), WordSet("insects", ("ant", "wasp", "moth")),
         WordSet("pleasant", ("love", "peace", "joy")), WordSet("unpleasant", ("hate", "war", "grief")),
-    )
-
-
-def _sense_spec() -> AssociationTestSpec:
-    return AssociationTestSpec(
-        "occupations", WordSet("male jobs", ("engineer%1:18:00::", "carpenter%1:18:00::")),
-        WordSet("female jobs", ("nurse%1:18:00::", "secretary%1:18:00::")),
-        WordSet("male", ("man%1:18:00::", "boy")), WordSet("female", ("woman%1:18:00::", "girl")),
     )
 
 
@@ -92,7 +79,7 @@ def _weat(request: pytest.FixtureRequest) -> WeatExplorer:
 
 
 def _sense_explorer(request: pytest.FixtureRequest) -> SenseWeatExplorer:
-    return SenseWeatExplorer(_sense_spec(), model=request.getfixturevalue("sense_file"), n_samples=500)
+    return SenseWeatExplorer(occupations_spec(), model=request.getfixturevalue("sense_file"), n_samples=500)
 
 
 def _selector(request: pytest.FixtureRequest) -> SenseSelector:

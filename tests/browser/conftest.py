@@ -363,23 +363,13 @@ def set_left_area(page, open_: bool) -> None:
     page.wait_for_timeout(300)
 
 
-#: Notebook cell text: a tiny LMMS-format sense file (a seeded random vector for every sense of eight lemmas)
-#: and a ``SenseWeatExplorer`` on it named ``explorer``; needs ``np``, ``load_wordnet``,
-#: ``AssociationTestSpec``, ``WordSet`` and ``SenseWeatExplorer`` imported in the kernel.
-TINY_SENSE_EXPLORER = '''
-wn = load_wordnet()
-rng = np.random.default_rng(7)
-lemmas = ["engineer", "carpenter", "nurse", "secretary", "man", "boy", "woman", "girl"]
-with open("tiny-senses.txt", "w") as f:  # LMMS text format: a random vector for every sense
-    for lemma in lemmas:
-        for s in wn.senses(lemma):
-            f.write(s.key + " " + " ".join(f"{v:.6f}" for v in rng.normal(size=16)) + "\\n")
-spec = AssociationTestSpec(
-    "occupations",
-    WordSet("male jobs", ("engineer%1:18:00::", "carpenter%1:18:00::")),
-    WordSet("female jobs", ("nurse%1:18:00::", "secretary%1:18:00::")),
-    WordSet("male", ("man%1:18:00::", "boy")),
-    WordSet("female", ("woman%1:18:00::", "girl")),
-)
-explorer = SenseWeatExplorer(spec, model="tiny-senses.txt", n_samples=2000)
+#: Notebook cell text: the sense tests' tiny LMMS-format file (``_tiny_senses.write_tiny_lmms``, seed 7) and a
+#: ``SenseWeatExplorer`` on it with ``_tiny_senses.occupations_spec()``, named ``explorer``; needs
+#: ``SenseWeatExplorer`` imported in the kernel.
+TINY_SENSE_EXPLORER = f'''
+import sys
+from pathlib import Path
+sys.path.insert(0, {str(ROOT / "tests")!r})
+from _tiny_senses import occupations_spec, write_tiny_lmms
+explorer = SenseWeatExplorer(occupations_spec(), model=write_tiny_lmms(Path("tiny-senses.txt"), seed=7), n_samples=2000)
 '''

@@ -24,6 +24,7 @@ from embias_widgets.stimuli.wordnet import load_wordnet
 from embias_widgets.widgets.sense_explorer import SenseWeatExplorer
 from embias_widgets.widgets.sense_selector import SenseSelector
 
+wn = load_wordnet()
 ''' + TINY_SENSE_EXPLORER + "explorer\n"
 
 MARKED = f'''
