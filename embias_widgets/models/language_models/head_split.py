@@ -103,21 +103,29 @@ class HeadSplit:
 
         cpu = targets.device.type == "cpu"
         out = torch.empty(targets.shape[0], dtype=torch.float64 if cpu else torch.float32, device=targets.device)
-        blocked = self.vocab_blocks(states)
+        rows_of = self._blocked if self.vocab_blocks(states) else self._whole
         for start in range(0, targets.shape[0], self.chunk):
             stop = min(start + self.chunk, targets.shape[0])
-            if blocked:
-                x = decoder_input(self.head, self.decoder, states[start:stop])
-                out[start:stop] = target_log_probs(x, self.decoder.weight, self.decoder.bias, targets[start:stop])
-                continue
-            logits = (self.head(states[start:stop]) if self.split else states[start:stop]).float()
-            picked = logits.gather(1, targets[start:stop, None])[:, 0]
-            if logits.device.type == "cpu":  # row blocks that stay in cache; same values bit for bit
-                for lo in range(0, stop - start, self.lse_rows):
-                    hi = min(lo + self.lse_rows, stop - start)
-                    out[start + lo : start + hi] = picked[lo:hi] - torch.logsumexp(logits[lo:hi], dim=-1)
-            else:
-                out[start:stop] = picked - torch.logsumexp(logits, dim=-1)
+            out[start:stop] = rows_of(states[start:stop], targets[start:stop])
+        return out
+
+    def _blocked(self, states: Any, targets: Any) -> Any:
+        """The head up to its decoder, the decoder in vocabulary blocks (:func:`~.vocab_blocks.target_log_probs`)."""
+        x = decoder_input(self.head, self.decoder, states)
+        return target_log_probs(x, self.decoder.weight, self.decoder.bias, targets)
+
+    def _whole(self, states: Any, targets: Any) -> Any:
+        """The whole logits, ``logsumexp`` on the CPU in row blocks that stay in cache (bit for bit the same)."""
+        import torch
+
+        logits = (self.head(states) if self.split else states).float()
+        picked = logits.gather(1, targets[:, None])[:, 0]
+        if logits.device.type != "cpu":
+            return picked - torch.logsumexp(logits, dim=-1)
+        out = torch.empty_like(picked)
+        for lo in range(0, picked.shape[0], self.lse_rows):
+            out[lo : lo + self.lse_rows] = picked[lo : lo + self.lse_rows] - torch.logsumexp(
+                logits[lo : lo + self.lse_rows], dim=-1)
         return out
 
     def vocab_blocks(self, states: Any) -> bool:
@@ -134,17 +142,13 @@ class HeadSplit:
         return self._blocks_agree
 
     def _blocks_check(self, states: Any) -> bool:
-        """Blocks against the head's own logits, on the first rows :meth:`log_probs` is given."""
+        """Blocks against the whole logits of the head, on the first rows :meth:`log_probs` is given."""
         import torch
 
-        vocab = self.decoder.weight.shape[0]
-        targets = torch.arange(states.shape[0]) * 7919 % vocab  # spread over the vocabulary
+        targets = torch.arange(states.shape[0]) * 7919 % self.decoder.weight.shape[0]  # spread over the vocabulary
         try:
             with torch.inference_mode():
-                logits = self.head(states).double()
-                want = logits.gather(1, targets[:, None])[:, 0] - torch.logsumexp(logits, dim=-1)
-                x = decoder_input(self.head, self.decoder, states)
-                got = target_log_probs(x, self.decoder.weight, self.decoder.bias, targets)
+                want, got = self._whole(states, targets).double(), self._blocked(states, targets)
         except Exception:  # a head laid out otherwise: the whole logits
             return False
         return got.shape == want.shape and bool(torch.allclose(got, want, rtol=1e-4, atol=1e-4))

@@ -42,11 +42,8 @@ def output_decoder(model: Any, head: Any) -> Any:
     import torch
 
     decoder = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
-    if not isinstance(decoder, torch.nn.Linear) or decoder.weight.dim() != 2:
-        return None
-    if decoder is not head and not any(m is decoder for m in head.modules()):
-        return None
-    return decoder
+    inside = isinstance(decoder, torch.nn.Linear) and any(m is decoder for m in head.modules())  # head included
+    return decoder if inside else None
 
 
 def decoder_input(head: Any, decoder: Any, states: Any) -> Any:
