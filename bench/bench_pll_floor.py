@@ -17,8 +17,7 @@ by default (the machine may be shared), runs interleaved, medians of ``--repeat`
   rows only).
 
 All three of ours run the head the same way: the masked rows of several batches at once (the head queue), the
-decoder in vocabulary blocks with ``logsumexp`` combined in float64 (:mod:`~embias_widgets.models.language_models.
-vocab_blocks`).
+decoder in vocabulary blocks with ``logsumexp`` combined in float64 (``language_models/vocab_blocks.py``).
 
 Three shapes, each 6 layers x 384 wide (MiniLM's size, so a run fits a shared 2-core machine): BERT (the
 demo MLM: MiniLM's encoder and a fitted head), RoBERTa (vocabulary 50,265) and ALBERT (embedding 128,
