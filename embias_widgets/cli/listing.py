@@ -29,7 +29,7 @@ def _section(title: str, rows: dict[str, str]) -> list[str]:
 
 
 def _models(command: str) -> list[str]:
-    from .models.registry import available_models
+    from ..models.registry import available_models
 
     lines: list[str] = []
     for kind in MODEL_KINDS.get(command, ()):
@@ -38,9 +38,9 @@ def _models(command: str) -> list[str]:
 
 
 def _weat_tests() -> list[str]:
-    from .stimuli import sense_test_names
-    from .stimuli.association_tests import bundled_test_names, load_bundled_test
-    from .stimuli.sentence_tests import load_sentence_test, sentence_test_names
+    from ..stimuli import sense_test_names
+    from ..stimuli.association_tests import bundled_test_names, load_bundled_test
+    from ..stimuli.sentence_tests import load_sentence_test, sentence_test_names
 
     words = {name: load_bundled_test(name).description for name in bundled_test_names()}
     sentences = {name: load_sentence_test(name).description for name in sentence_test_names()}
@@ -57,14 +57,14 @@ def _pll_inputs() -> list[str]:
 
 
 def _nli_probes() -> list[str]:
-    from .stimuli.nli_probes import available_probes
+    from ..stimuli.nli_probes import available_probes
 
     return [*_section("probes (--probe)", available_probes()), "--pairs FILE.csv runs pairs in the authors' layout.",
             ""]
 
 
 def _data_sets() -> list[str]:
-    from .data import DATASETS
+    from ..data import DATASETS
 
     return _section("data sets", {d.name: f"{d.citation}; {d.licence}" for d in DATASETS.values()})
 

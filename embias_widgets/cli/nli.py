@@ -12,7 +12,7 @@ templates), each with ``net_neutral``, ``fraction_neutral`` and
 ``entailment``, ``neutral``, ``contradiction``. Every number is the result's
 (:meth:`~embias_widgets.analysis.nli.NliProbeResult.to_dict`). Kept in its own module;
 the ``embias`` entry point (:mod:`embias_widgets.cli`) adds it with :func:`add_nli`
-(this module never imports :mod:`embias_widgets.cli`: run ``embias nli ...``).
+(this module never imports :mod:`embias_widgets.cli.entry`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import argparse
 import json
 from typing import Any
 
-from .cli_options import add_device_options, device_options
-from .metrics.neutrality import DEFAULT_TAUS
+from ..metrics.neutrality import DEFAULT_TAUS
+from .options import add_device_options, device_options
 
 
 def add_nli(sub: argparse._SubParsersAction) -> None:
@@ -98,8 +98,8 @@ def _iv_nli_args(args: argparse.Namespace) -> None:
 
 
 def run_nli(args: argparse.Namespace, out: Any) -> int:
-    from .analysis.nli import NliProbe
-    from .stimuli.nli_probes import CsvPairs, load_probe
+    from ..analysis.nli import NliProbe
+    from ..stimuli.nli_probes import CsvPairs, load_probe
 
     _iv_nli_args(args)
     source = load_probe(args.probe, style=args.style) if args.probe else CsvPairs(args.pairs)

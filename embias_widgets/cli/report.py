@@ -17,7 +17,7 @@ import argparse
 import sys
 from typing import Any
 
-from .cli_options import add_device_options, device_options
+from .options import add_device_options, device_options
 
 
 def add_report(sub: argparse._SubParsersAction) -> None:
@@ -54,7 +54,7 @@ def add_report(sub: argparse._SubParsersAction) -> None:
 
 def run_report(args: argparse.Namespace, out: Any) -> int:
     """Run the report; print its sizes first and where it is at the end."""
-    from .analysis.report import Report
+    from ..analysis.report import Report
 
     report = Report(args.model, out=args.out, quick=args.quick, pairs=args.pairs, crows_pairs=args.crows_pairs,
                     stereoset=args.stereoset, seed=args.seed, alpha=args.alpha, workers=args.workers,

@@ -1,7 +1,7 @@
 """Options shared by every command that loads a model: ``--device`` and ``--dtype``, one wording and one
 check (:func:`embias_widgets.models.runtime.check_device` / ``check_dtype``, reached through the loaders).
 
-Kept apart so ``cli``, ``cli_nli`` and ``cli_report`` add the same options without importing each other.
+Kept apart so every command module adds the same options without importing each other.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .models.runtime import DTYPES
+from ..models.runtime import DTYPES
 
 
 def add_device_options(parser: argparse.ArgumentParser) -> None:

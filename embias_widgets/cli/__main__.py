@@ -1,0 +1,5 @@
+"""``python -m embias_widgets.cli``: the same as the ``embias`` console script."""
+
+from .entry import main
+
+raise SystemExit(main())

@@ -1,0 +1,118 @@
+"""``embias pll``: likelihood bias tests for masked and causal LMs (CrowS-Pairs, StereoSet, SSSB).
+
+    embias pll --model NAME_OR_PATH --pairs FILE [--format table|json] [--metric cps|pll|pll-word-l2r|aul|aula]
+               [--limit N] [--format-in crows|stereoset|sssb] [--convention crows|zhou] [--threads N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from .options import add_device_options, device_options
+from .tables import print_table
+
+
+def add_pll(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("pll", help="likelihood bias tests for masked/causal LMs (CrowS-Pairs, StereoSet, SSSB)",
+                       description="Score pairs of a more and a less stereotypical sentence with a language "
+                       "model (CPS, PLL, AUL or AULA) and report the pair bias score per bias type and, for "
+                       "CrowS-Pairs, per direction as its metric.py does.")
+    p.add_argument("--model", required=True, metavar="NAME_OR_PATH",
+                   help="registered name (embias-demo-mlm), hub name or local model directory")
+    p.add_argument("--pairs", required=True, metavar="FILE",
+                   help="CrowS-Pairs .csv (path or URL), StereoSet .json/.jsonl, or SSSB .txt")
+    p.add_argument("--format-in", choices=("crows", "stereoset", "sssb"), default=None,
+                   help="format of FILE (default: from its extension)")
+    from ..models.language_models.scoring import MASKED_METRICS
+
+    p.add_argument("--metric", choices=MASKED_METRICS, default=None,
+                   help="sentence score: cps (CrowS-Pairs), pll (Salazar et al.), pll-word-l2r (Kauf & Ivanova: "
+                   "also masks the rest of the word), aul or aula (Kaneko & Bollegala) "
+                   "(default: cps; aul for SSSB files, Zhou et al.'s choice)")
+    p.add_argument("--convention", choices=("crows", "zhou"), default="crows",
+                   help="crows: %% of pairs whose more stereotypical sentence (sent_more) scores higher "
+                   "(50 = unbiased); zhou: that minus 50 (0 = unbiased)")
+    p.add_argument("--decimals", default="auto", metavar="D",
+                   help="round sentence scores to D decimals before comparing; equal rounded scores are ties; "
+                   "auto: 3 for cps as CrowS-Pairs' metric.py, exact for pll/aul/aula; none: always exact")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="score only the first N pairs")
+    p.add_argument("--format", choices=("table", "json"), default="table",
+                   help="table for reading, or json with every pair's scores")
+    p.add_argument("--token-budget", type=int, default=None, metavar="T",
+                   help="most tokens per forward batch (default: 8192 on the CPU; on CUDA sized from free GPU memory)")
+    add_device_options(p)
+    p.add_argument("--threads", type=int, default=None, metavar="N",
+                   help="torch CPU threads (default: the cores not already busy, i.e. cores minus the 1-minute "
+                   "load average, at least 1: on a shared machine extra threads wait on busy cores and run slower)")
+    p.add_argument("--cache-dir", default=None,
+                   help="where a downloaded pairs file is kept (default: $EMBIAS_CACHE or ~/.cache/embias-widgets)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.set_defaults(run=_run_pll)
+
+
+def _run_pll(args: argparse.Namespace, out: Any) -> int:
+    from ..models.runtime import cpu_threads, torch_threads
+
+    with torch_threads(cpu_threads(args.threads)):  # restored after: main() may run inside another program
+        return _score_pairs(args, out)
+
+
+def _score_pairs(args: argparse.Namespace, out: Any) -> int:
+    from ..analysis.likelihood import PairedLikelihood
+    from ..stimuli.pairs import guess_format, read_pairs
+
+    fmt = args.format_in or guess_format(args.pairs)
+    try:
+        pairs = read_pairs(args.pairs, format_in=fmt, limit=args.limit, cache_dir=args.cache_dir)
+    except ConnectionError as err:
+        raise ValueError(str(err)) from None
+    metric = args.metric or ("aul" if fmt == "sssb" else "cps")
+    study = PairedLikelihood(pairs, model=args.model, metric=metric, convention=args.convention,
+                             decimals=_decimals(args.decimals), token_budget=args.token_budget,
+                             progress=not args.no_progress, **device_options(args))
+    result = study.run()
+    if result.bias is None:
+        first = next((r for r in result.rows if r.error), None)
+        why = f"; the first: {first.pair.source or first.pair.stereo[:40]!r}: {first.error}" if first else ""
+        raise ValueError(f"no pair in {args.pairs} could be scored ({len(result.rows)} tried){why}")
+    record = result.to_dict(naming="crows" if fmt == "crows" else "stereo")
+    if fmt == "sssb":  # every line's key, also of lines left without a partner
+        from ..analysis.likelihood import sense_key_problems
+        from ..stimuli.pairs import read_sssb
+
+        record["sense_key_problems"] = sense_key_problems(read_sssb(args.pairs))
+    if args.format == "json":
+        json.dump(record, out, indent=2)
+        out.write("\n")
+        return 0
+    out.write(result.summary() + "\n")
+    rows = [{"bias_type": k, **v} for k, v in record["by_bias_type"].items()]
+    print_table(rows, ("bias_type", "score", "percent_stereo", "n", "n_ties"), out)
+    if len(record["by_direction"]) > 1:
+        out.write("CrowS-Pairs metric.py sub-scores (successes over the direction's non-tied pairs):\n")
+        rows = [{"direction": k, **v} for k, v in record["by_direction"].items()]
+        print_table(rows, ("direction", "percent_of_decided", "n", "n_more_preferred", "n_ties"), out)
+    if record.get("by_sense_key"):
+        means = {m["sense_key"]: m for m in record["sense_means"]}
+        rows = [{"sense_key": k, **v, "mean_stereo": means[k]["mean_stereo"], "mean_anti": means[k]["mean_anti"]}
+                for k, v in record["by_sense_key"].items()]
+        print_table(rows, ("sense_key", "score", "n", "mean_stereo", "mean_anti"), out)
+    for problem in record.get("sense_key_problems", []):
+        out.write(f"warning: {problem}\n")
+    for name, values in (record.get("stereoset") or {}).get("by_bias_type", {}).items():
+        out.write(f"stereoset [{name}]: SS {values['ss']:.2f}  LMS {values['lms']:.2f}  ICAT {values['icat']:.2f}\n")
+    for note in [record.get("demo_note"), *record["notes"]]:
+        if note:
+            out.write(f"note: {note}\n")
+    return 0
+
+
+def _decimals(text: str) -> int | str | None:
+    if text in ("auto", "none"):
+        return None if text == "none" else "auto"
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"--decimals must be auto, none or a whole number from 0 to 15, got {text!r}") from None

