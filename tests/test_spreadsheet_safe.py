@@ -164,3 +164,32 @@ def test_js_and_python_apply_the_same_rule():
     out = subprocess.run(["node", "--input-type=module", "-e", script], input=json.dumps(cases), cwd=ROOT,
                          capture_output=True, text=True, timeout=60, check=True).stdout
     assert json.loads(out) == [needs_guard(c) for c in cases]
+
+
+def test_weat_tsv_through_the_cli_keeps_hostile_paths_and_names_in_their_cells(tmp_path, glove):
+    """Issue 31, item 5: a model path holding a newline and ``=HYPERLINK(...)``, and a test file whose name holds
+    a tab and starts with ``=``, stay one cell each: 10 cells under 10 headers, no cell a formula."""
+    from _cli_inprocess import embias_inprocess
+
+    from embias_widgets.models.static_vectors.files import write_word2vec_text
+    from embias_widgets.stimuli import load_bundled_test, write_test_file
+
+    spec = load_bundled_test("weat7")
+    words = sorted({w.lower() for s in (spec.targ1, spec.targ2, spec.attr1, spec.attr2) for w in s.examples})
+    folder = tmp_path / 'm\n=HYPERLINK("x","y")'
+    folder.mkdir()
+    model = folder / "v\tx.txt"
+    write_word2vec_text(model, words, np.stack([glove.vector(w) for w in words]))
+    test_file = tmp_path / "=t\tname.jsonl"
+    write_test_file(spec, test_file)
+    run = embias_inprocess("weat", str(test_file), "--model", str(model), "--format", "tsv",
+                           "--permutations", "1000")
+    assert run.returncode == 0, run.stderr
+    rows = list(csv.reader(io.StringIO(run.stdout), delimiter="\t"))
+    assert len(rows) == 2 and len(rows[0]) == len(rows[1]) == 10
+    record = dict(zip(rows[0], rows[1], strict=True))
+    assert unguard_cell(record["model"]) == str(model)
+    assert unguard_cell(record["test"]).endswith("t\tname") and record["test"].startswith("'")
+    assert not any(formula_in_a_spreadsheet(cell) for row in rows for cell in row)
+    assert run.stdout.count("\n") == 3  # the newline of the path is inside its quoted cell, not a new row
+    assert float(record["effect_size"]) == pytest.approx(1.4951, abs=1e-4)  # weat7 on GloVe's own vectors

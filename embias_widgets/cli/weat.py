@@ -95,11 +95,9 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
         json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
         out.write("\n")
     elif args.format == "tsv":
-        from ..stimuli.spreadsheet_safe import safe_writer
+        from ..stimuli.spreadsheet_safe import tsv_text
 
-        writer = safe_writer(out, delimiter="\t", lineterminator="\n")  # text cells guarded against formulas
-        writer.writerow(WEAT_COLUMNS)
-        writer.writerows([str(r[c]) for c in WEAT_COLUMNS] for r in rows)
+        out.write(tsv_text(WEAT_COLUMNS, ([r[c] for c in WEAT_COLUMNS] for r in rows)))  # guarded and quoted
     else:
         for r in rows:
             r["word_average_d"] = r["word_level"]["word_average"]["effect_size"]

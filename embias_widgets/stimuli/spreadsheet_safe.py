@@ -93,10 +93,23 @@ def safe_writer(handle: Any, **fmtparams: Any) -> SafeWriter:
     return SafeWriter(handle, **fmtparams)
 
 
+def tsv_text(columns: Iterable[str], rows: Iterable[Iterable[Any]]) -> str:
+    """A header and rows as TSV text through :func:`safe_writer`: text cells guarded, and a cell holding a tab,
+    a newline or a double quote quoted (``csv.QUOTE_MINIMAL``), so every row reads back as exactly its cells
+    (``csv.reader(..., delimiter="\\t")``). ``None`` is an empty cell."""
+    import io
+
+    buffer = io.StringIO()
+    writer = safe_writer(buffer, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+    writer.writerow(columns)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
 def is_number_text(text: str) -> bool:
     """True for a plain decimal number such as ``"-0.5"`` (left unguarded)."""
     return isinstance(text, str) and _NUMBER.fullmatch(text.strip(_BLANKS)) is not None
 
 
 __all__ = ["FORMULA_STARTS", "GUARD", "SafeWriter", "is_number_text", "needs_guard", "safe_cell", "safe_row",
-           "safe_writer", "unguard_cell", "unguard_row"]
+           "safe_writer", "tsv_text", "unguard_cell", "unguard_row"]

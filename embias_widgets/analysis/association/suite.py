@@ -20,7 +20,7 @@ from ...metrics import HolmResult, holm_bonferroni
 from ...models import load_model
 from ...stimuli import AssociationTestSpec, bundled_test_names
 from ...stimuli.sentence_tests import SentenceTestSpec, sentence_test_names
-from ...stimuli.spreadsheet_safe import safe_cell
+from ...stimuli.spreadsheet_safe import tsv_text
 from .catalog import association_test_for
 from .result import AssociationTestResult
 from .validation import AssociationInputError
@@ -98,12 +98,10 @@ class SuiteResult:
         return pd.DataFrame([{c: r[c] for c in columns} for r in self.records()], columns=columns)
 
     def to_tsv(self) -> str:
-        """May et al.'s results.tsv layout, plus the Holm decision per row."""
+        """May et al.'s results.tsv layout, plus the Holm decision per row, through the csv module: text cells
+        guarded against formulas, a cell with a tab or newline quoted (:func:`~.spreadsheet_safe.tsv_text`)."""
         columns = (*RESULTS_COLUMNS, "significant_holm")
-        lines = ["\t".join(columns)]
-        for row in self.records():
-            lines.append("\t".join("" if row[c] is None else str(safe_cell(row[c])) for c in columns))
-        return "\n".join(lines) + "\n"
+        return tsv_text(columns, ([row[c] for c in columns] for row in self.records()))
 
     def chart(self) -> Any:
         """altair heatmap, tests x models: effect size as colour; ``**`` significant
