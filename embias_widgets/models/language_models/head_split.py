@@ -163,9 +163,9 @@ class HeadSplit:
     def last_rows(self, ids: Any, rows: Any, positions: Any, **inputs: Any) -> Any:
         """Hidden states at ``(rows, positions)`` (one per sequence) with the last layer run there only.
 
-        The layers before the last run as the model runs them (the input of
-        the last layer is caught with a forward pre-hook; ALBERT calls its
-        shared layer once per depth, so the hook waits for the last call);
+        The layers before the last run as the model runs them, called one by
+        one (:func:`last_layer_input`; ALBERT calls its shared layer once per
+        depth, so the last call is the last layer); no hook is registered;
         the last layer then computes queries, attention and the feed-forward
         block for one row per sequence, with keys and values from all rows,
         as BERT's layer does (Vaswani et al. 2017; Devlin et al. 2019):
@@ -214,8 +214,8 @@ class HeadSplit:
 class LastLayer:
     """The parts of an encoder's last layer that :meth:`HeadSplit.last_rows` runs by hand.
 
-    ``module`` is hooked; its ``calls``-th call in a forward pass is the last
-    layer (ALBERT shares one layer across depths). ``inner(a)`` is the first
+    ``module``'s ``calls``-th call in a forward pass is the last layer (ALBERT
+    shares one layer across depths). ``inner(a)`` is the first
     feed-forward projection with its activation.
     """
 
@@ -276,24 +276,7 @@ def run_last_layer_at(base: Any, layer: LastLayer, ids: Any, rows: Any, position
     (:meth:`HeadSplit.last_rows`; the cross-encoder NLI classifier uses it at the ``[CLS]`` row)."""
     import torch
 
-    caught: dict[str, Any] = {"calls": 0}
-
-    def catch(module: Any, args: tuple, kwargs: dict) -> None:
-        caught["calls"] += 1
-        if caught["calls"] < layer.calls:
-            return
-        caught["hidden"] = args[0] if args else kwargs["hidden_states"]
-        caught["mask"] = args[1] if len(args) > 1 else kwargs.get("attention_mask")
-        raise _LastLayerReachedError
-
-    handle = layer.module.register_forward_pre_hook(catch, with_kwargs=True)
-    try:
-        base(input_ids=ids, **inputs)
-    except _LastLayerReachedError:
-        pass
-    finally:
-        handle.remove()
-    hidden, mask = caught["hidden"], caught["mask"]
+    hidden, mask = last_layer_input(base, layer, ids, **inputs)
     n_rows, length, _ = hidden.shape
     heads, size = layer.heads, layer.size
     x = hidden[rows, positions]  # (rows, width)
@@ -312,8 +295,48 @@ def run_last_layer_at(base: Any, layer: LastLayer, ids: Any, rows: Any, position
     return layer.output_norm(layer.output_dense(layer.inner(a)) + a)
 
 
-class _LastLayerReachedError(Exception):
-    """Raised by the pre-hook once the last layer's input is caught (nothing after it is needed)."""
+def _layer_states(out: Any) -> Any:
+    """A layer's hidden states, whether it returns them (transformers 5) or a tuple starting with them (4.x)."""
+    return out[0] if isinstance(out, tuple) else out
+
+
+def encoder_mask(base: Any, states: Any, attention_mask: Any) -> Any:
+    """The attention mask ``base`` passes to its layers for ``attention_mask`` (``(rows, length)`` of 0/1 or
+    None) over embeddings ``states``: transformers' ``create_bidirectional_mask`` for the model's attention
+    implementation (None where nothing is masked and the kernel needs no mask), or the additive
+    ``get_extended_attention_mask`` of transformers 4.x."""
+    try:
+        from transformers.masking_utils import create_bidirectional_mask
+    except ImportError:  # transformers 4.x: the extended additive mask
+        if attention_mask is None:
+            return None
+        return base.get_extended_attention_mask(attention_mask, tuple(attention_mask.shape))
+    return create_bidirectional_mask(config=base.config, inputs_embeds=states, attention_mask=attention_mask)
+
+
+def last_layer_input(base: Any, layer: LastLayer, ids: Any, **inputs: Any) -> tuple[Any, Any]:
+    """``(hidden states entering the last layer, the attention mask its layers get)``, computed by calling the
+    encoder's embeddings and every layer before the last explicitly, as ``base.forward`` does (BERT,
+    RoBERTa, XLM-R, CamemBERT: ``encoder.layer[:-1]``; ALBERT: the embedding projection, then each depth's
+    group of shared layers up to the last call of the last one). No hook is registered on the model, so a
+    model pickled or used by another thread meanwhile is the user's model as it was (issue 29)."""
+    embeddings = base.embeddings(input_ids=ids, token_type_ids=inputs.get("token_type_ids"))
+    mask = encoder_mask(base, embeddings, inputs.get("attention_mask"))
+    if type(base).__name__ == "AlbertModel":
+        config, groups = base.config, base.encoder.albert_layer_groups
+        depth, n_groups = int(config.num_hidden_layers), len(groups)
+        calls = [inner for i in range(depth) for inner in groups[albert_group(i, depth, n_groups)].albert_layers]
+        hidden = base.encoder.embedding_hidden_mapping_in(embeddings)
+    else:
+        calls, hidden = list(base.encoder.layer), embeddings
+    seen = 0
+    for module in calls:
+        if module is layer.module:
+            seen += 1
+            if seen == layer.calls:
+                return hidden, mask
+        hidden = _layer_states(module(hidden, mask))
+    raise RuntimeError(f"{type(base).__name__}'s last layer was not called {layer.calls} time(s)")
 
 
 def _mask_rows(mask: Any, positions: Any) -> Any:

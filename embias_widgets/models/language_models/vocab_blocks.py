@@ -17,8 +17,8 @@ log-probability of -8 to -32), so the result is at least as close to the exact v
 one. Measured on the demo MLM's head (384 wide): 49-52 GFLOP/s unblocked, 67-75 blocked, one thread.
 
 :func:`decoder_input` finds ``h``: the prediction head's input to its decoder (BERT's transform + layer norm,
-RoBERTa's dense + GELU + layer norm, ALBERT's 128-wide projection), caught with a forward pre-hook, the head
-stopped there.
+RoBERTa's dense + GELU + layer norm, ALBERT's 128-wide projection), the head's parts before its decoder called
+explicitly (no hook on the model).
 """
 
 from __future__ import annotations
@@ -32,10 +32,6 @@ from typing import Any
 BLOCK = 1024
 
 
-class _DecoderReachedError(Exception):
-    """Raised by the pre-hook once the decoder's input is caught (the decoder itself is not needed)."""
-
-
 def output_decoder(model: Any, head: Any) -> Any:
     """The ``nn.Linear`` that maps ``head``'s last hidden state to the vocabulary (the model's output
     embedding, inside ``head`` or ``head`` itself), or None."""
@@ -47,25 +43,37 @@ def output_decoder(model: Any, head: Any) -> Any:
 
 
 def decoder_input(head: Any, decoder: Any, states: Any) -> Any:
-    """What ``head(states)`` passes to ``decoder`` (``states`` itself when the head is the decoder)."""
+    """What ``head(states)`` passes to ``decoder`` (``states`` itself when the head is the decoder), computed by
+    calling the head's parts before its decoder explicitly, as the head's own ``forward`` does:
+
+    * BERT (``BertOnlyMLMHead`` / ``BertLMPredictionHead``): ``transform(states)`` (dense, activation, layer norm);
+    * RoBERTa, XLM-R, CamemBERT (``*LMHead``): ``layer_norm(gelu(dense(states)))`` with the ``gelu`` of the
+      head's own module;
+    * ALBERT (``AlbertMLMHead``): ``LayerNorm(activation(dense(states)))``.
+
+    No hook is registered on the model (issue 29). A head laid out otherwise raises RuntimeError
+    (``HeadSplit`` then uses the whole logits); the caller's one-time check compares the blocks built on
+    this input with the head's own logits."""
+    import sys
+
     if decoder is head:
         return states
-    caught: list[Any] = []
-
-    def catch(module: Any, args: tuple) -> None:
-        caught.append(args[0])
-        raise _DecoderReachedError
-
-    handle = decoder.register_forward_pre_hook(catch)
-    try:
-        head(states)
-    except _DecoderReachedError:
-        pass
-    finally:
-        handle.remove()
-    if not caught:
-        raise RuntimeError(f"{type(head).__name__} did not call its decoder")
-    return caught[0]
+    inner = getattr(head, "predictions", None)
+    if inner is not None and getattr(inner, "decoder", None) is decoder:
+        head = inner
+    if getattr(head, "decoder", None) is not decoder:
+        raise RuntimeError(f"{type(head).__name__}'s decoder is not where its known layouts keep it")
+    transform = getattr(head, "transform", None)
+    if transform is not None:
+        return transform(states)
+    dense, norm = getattr(head, "dense", None), getattr(head, "layer_norm", None)
+    gelu = getattr(sys.modules.get(type(head).__module__), "gelu", None)
+    if dense is not None and norm is not None and gelu is not None:
+        return norm(gelu(dense(states)))
+    activation, norm = getattr(head, "activation", None), getattr(head, "LayerNorm", None)
+    if dense is not None and activation is not None and norm is not None:
+        return norm(activation(dense(states)))
+    raise RuntimeError(f"{type(head).__name__} is not a head layout whose decoder input is known")
 
 
 def target_log_probs(x: Any, weight: Any, bias: Any, targets: Any, *, block: int = BLOCK) -> Any:
