@@ -157,7 +157,13 @@ function column(model, key, edit) {
 
 function render({ model, el }) {
   mountRoot(el, "embias-word-set-editor");
-  const history = createHistory(100);
+  // one undo history per test: switching test and back (Python keeps each test's edited sets) undoes as before
+  const histories = new Map();
+  const historyOf = (name) => {
+    if (!histories.has(name)) histories.set(name, createHistory(100));
+    return histories.get(name);
+  };
+  let history = historyOf(model.get("test_name") || "");
   const busy = busyIndicator(el);
   const error = errorState(el);
 
@@ -262,7 +268,10 @@ function render({ model, el }) {
     if (model.get("busy")) busy.set(true);
   });
   const unlistenRevision = listen(model, ["revision"], onResult);
-  const unlistenTest = listen(model, ["test_name"], () => history.clear());
+  const unlistenTest = listen(model, ["test_name"], () => {
+    history = historyOf(model.get("test_name") || "");
+    updateButtons();
+  });
   update();
   el.append(bar, testTitle, help.panel, h("div", { className: "ewe-grid" }, columns.map((c) => c.node)), error.node, notes, io);
   return () => {

@@ -60,7 +60,7 @@ def refusal_message(name: str, value: Any, reason: str) -> str:
         shown = repr(value)
     if len(shown) > _SHOWN_CHARS:
         shown = shown[: _SHOWN_CHARS - 1] + "…"
-    return f"Refused {name} = {shown}: {reason}. The previous value is kept; fix the input and try again."
+    return f"Refused {name} = {shown}: {reason.rstrip('.')}. The previous value is kept; fix the input and try again."
 
 
 class EmbiasWidget(anywidget.AnyWidget):
@@ -97,9 +97,11 @@ class EmbiasWidget(anywidget.AnyWidget):
         refused: dict[str, dict[str, Any]] = {}
         traits = self.traits()
         for name, value in sync_data.items():
-            if name not in self.keys or name in self._BOUNDARY_TRAITS:
-                accepted[name] = value
+            if name not in self.keys:
+                accepted[name] = value  # not a synced trait: ipywidgets ignores it
                 continue
+            # every synced trait, the boundary ones too: one bad key (``"busy": "x"``) must not raise
+            # into the message handler and roll back the valid edits sent with it
             from_json = self.trait_metadata(name, "from_json", self._trait_from_json)
             try:
                 traits[name]._validate(self, from_json(value, self))
@@ -156,7 +158,8 @@ class EmbiasWidget(anywidget.AnyWidget):
         name = change["name"]
         if name in ("error", "stale") and not self._refusing:
             self._before_refusal = None  # a recompute spoke since the refusal: its state stands
-        had = None if name in self._BOUNDARY_TRAITS else self.refused.get(name)
+        # error/stale/refused are written by the refusal itself; busy (Python's) is fixed by its next value
+        had = None if name in self._BOUNDARY_TRAITS - {"busy"} else self.refused.get(name)
         super().notify_change(change)
         if had is not None and change["type"] == "change" and self.refused.get(name) is had:
             self._forget_refused([name])

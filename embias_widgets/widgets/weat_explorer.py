@@ -9,6 +9,7 @@ recompute shows as an error and clears the previous result.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -52,6 +53,8 @@ class WeatExplorer(ipywidgets.VBox):
         self.progressive = progressive
         self._options = {k: v for k, v in options.items() if k != "model"}
         self._models: dict[str, Any] = {}
+        self.edited: dict[str, dict[str, Any]] = {}
+        """``{test name: sets}``: the user's edits of each test they switched away from (restored on coming back)."""
         if isinstance(test, AssociationTest):
             self.analysis = test
         else:
@@ -112,17 +115,25 @@ class WeatExplorer(ipywidgets.VBox):
         except Exception as err:  # a test that cannot be built is refused and shown, not raised into the front end
             self._refuse_pick("test_name", change, err)
             return
+        left = self.analysis.spec.name
+        if self.editor.sets != self.editor.published:  # the user's edits of the test left, kept for coming back
+            self.edited[left] = json.loads(json.dumps(self.editor.sets))
+        else:
+            self.edited.pop(left, None)
         self.analysis = analysis
+        kept = self.edited.get(name)
         with self.editor.hold_sync():
             self.editor.name = analysis.spec.name
             self.editor.published = sets_of(analysis.spec)
             self.editor.notes = []
             self.editor.unobserve(self._on_edit, names="sets")
             try:
-                self.editor.sets = sets_of(analysis.spec)
+                self.editor.sets = json.loads(json.dumps(kept)) if kept else sets_of(analysis.spec)
             finally:
                 self.editor.observe(self._on_edit, names="sets")
         self.refresh()
+        if kept:
+            self.editor.notes = [*self.editor.notes, f"Your edits of {name} are restored; Reset shows the published sets."]
 
     def _on_pick_model(self, change: dict) -> None:
         name = change["new"]
