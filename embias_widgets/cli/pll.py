@@ -1,7 +1,7 @@
 """``embias pll``: likelihood bias tests for masked and causal LMs (CrowS-Pairs, StereoSet, SSSB).
 
     embias pll --model NAME_OR_PATH --pairs FILE [--format table|json] [--metric cps|pll|pll-word-l2r|aul|aula]
-               [--limit N] [--format-in crows|stereoset|sssb] [--convention crows|zhou] [--threads N]
+               [--limit N] [--level L] [--format-in crows|stereoset|sssb] [--convention crows|zhou] [--threads N]
 """
 
 from __future__ import annotations
@@ -38,6 +38,9 @@ def add_pll(sub: argparse._SubParsersAction) -> None:
                    help="round sentence scores to D decimals before comparing; equal rounded scores are ties; "
                    "auto: 3 for cps as CrowS-Pairs' metric.py, exact for pll/aul/aula; none: always exact")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="score only the first N pairs")
+    p.add_argument("--level", type=float, default=0.95, metavar="L",
+                   help="level of every interval (default 0.95): Wilson for the pair scores (a tie counts in n, "
+                   "not as stereotypical), item bootstrap (seed 0) for StereoSet's SS, LMS and ICAT")
     p.add_argument("--format", choices=("table", "json"), default="table",
                    help="table for reading, or json with every pair's scores")
     p.add_argument("--token-budget", type=int, default=None, metavar="T",
@@ -77,7 +80,7 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
         first = next((r for r in result.rows if r.error), None)
         why = f"; the first: {first.pair.source or first.pair.stereo[:40]!r}: {first.error}" if first else ""
         raise ValueError(f"no pair in {args.pairs} could be scored ({len(result.rows)} tried){why}")
-    record = result.to_dict(naming="crows" if fmt == "crows" else "stereo")
+    record = result.to_dict(naming="crows" if fmt == "crows" else "stereo", level=args.level)
     if fmt == "sssb":  # every line's key, also of lines left without a partner
         from ..analysis.likelihood import sense_key_problems
         from ..stimuli.pairs import read_sssb
@@ -87,13 +90,17 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
         json.dump(record, out, indent=2)
         out.write("\n")
         return 0
-    out.write(result.summary() + "\n")
-    rows = [{"bias_type": k, **v} for k, v in record["by_bias_type"].items()]
-    print_table(rows, ("bias_type", "score", "percent_stereo", "n", "n_ties"), out)
+    out.write(result.summary(level=args.level) + "\n")
+    rows = [{"bias_type": k, **v, **_bounds(v["score_interval"])} for k, v in record["by_bias_type"].items()]
+    print_table(rows, ("bias_type", "score", "low", "high", "p_value", "percent_stereo", "n", "n_ties"), out)
     if len(record["by_direction"]) > 1:
-        out.write("CrowS-Pairs metric.py sub-scores (successes over the direction's non-tied pairs):\n")
-        rows = [{"direction": k, **v} for k, v in record["by_direction"].items()]
-        print_table(rows, ("direction", "percent_of_decided", "n", "n_more_preferred", "n_ties"), out)
+        out.write("CrowS-Pairs metric.py sub-scores (successes over the direction's non-tied pairs); score, low, "
+                  "high and p_value over all the direction's pairs:\n")
+        rows = [{"direction": k, **v, **_bounds(v["score_interval"])} for k, v in record["by_direction"].items()]
+        print_table(rows, ("direction", "percent_of_decided", "score", "low", "high", "p_value", "n",
+                           "n_more_preferred", "n_ties"), out)
+    out.write(f"interval ({args.level:g}): {record['score_interval']['method']}; p_value: "
+              f"{record['p_value_method']}\n")
     if record.get("by_sense_key"):
         means = {m["sense_key"]: m for m in record["sense_means"]}
         rows = [{"sense_key": k, **v, "mean_stereo": means[k]["mean_stereo"], "mean_anti": means[k]["mean_anti"]}
@@ -102,11 +109,22 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
     for problem in record.get("sense_key_problems", []):
         out.write(f"warning: {problem}\n")
     for name, values in (record.get("stereoset") or {}).get("by_bias_type", {}).items():
-        out.write(f"stereoset [{name}]: SS {values['ss']:.2f}  LMS {values['lms']:.2f}  ICAT {values['icat']:.2f}\n")
+        out.write(f"stereoset [{name}]: " + "  ".join(
+            f"{k.upper()} {values[k]:.2f} {_bracket(values[k + '_interval'])}" for k in ("ss", "lms", "icat")) + "\n")
+    if record.get("stereoset") and record["stereoset"]["ss_interval"]:
+        out.write(f"stereoset intervals ({args.level:g}): {record['stereoset']['ss_interval']['method']}\n")
     for note in [record.get("demo_note"), *record["notes"]]:
         if note:
             out.write(f"note: {note}\n")
     return 0
+
+
+def _bounds(interval: dict[str, Any] | None) -> dict[str, Any]:
+    return {"low": None, "high": None} if interval is None else {"low": interval["low"], "high": interval["high"]}
+
+
+def _bracket(interval: dict[str, Any] | None) -> str:
+    return "[undefined]" if interval is None else f"[{interval['low']:.2f}, {interval['high']:.2f}]"
 
 
 def _decimals(text: str) -> int | str | None:

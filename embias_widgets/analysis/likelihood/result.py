@@ -8,9 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...metrics.likelihood import CONVENTION_LABELS, CONVENTIONS, PairBiasScore, StereoSetScore
+from ...metrics.likelihood.pair_intervals import P_VALUE_METHOD
+from ...metrics.score_intervals import DEFAULT_LEVEL, check_level
 from ...models.language_models.scoring import METRIC_LABELS
 from .chart import bias_chart
 from .groups import group_scores
+from .intervals import bias_interval_rows, group_test, stereoset_record
 from .rows import NAMINGS, PairRow, item_record, shade_scale, table_row
 from .senses import SENSE_PAIRING_RULE, sense_means
 from .view import TableView, table_view
@@ -36,14 +39,15 @@ FRAME_COLUMNS = (
 )
 
 
-def _group_record(g: Any, *, decided: bool = False) -> dict[str, Any]:
-    out = {"score": g.score, "percent_stereo": g.percent_stereo}
+def _group_record(g: Any, convention: str, level: float, *, decided: bool = False) -> dict[str, Any]:
+    test = group_test(g, convention, level)
+    out = {"score": g.score, "score_interval": test["score_interval"], "percent_stereo": g.percent_stereo}
     if decided:
         out["percent_of_decided"] = g.percent_of_decided
     out.update(n=g.n)
     if decided:
         out["n_more_preferred"] = g.n_stereo_preferred
-    out["n_ties"] = g.n_ties
+    out.update(n_ties=g.n_ties, p_value=test["p_value"])
     return out
 
 
@@ -96,14 +100,18 @@ class PairedLikelihoodResult:
         return list(dict.fromkeys(r.pair.bias_type or "(none)" for r in self.rows))
 
     # -- what a person reads ------------------------------------------------------------------------------
-    def summary(self) -> str:
-        """One line: the score, its convention and how many pairs."""
+    def summary(self, *, level: float = DEFAULT_LEVEL) -> str:
+        """One line: the score, its Wilson interval and binomial p against 50, its convention and how many pairs."""
         if self.bias is None:
             return f"{self.metric.upper()} on {self.model}: no pair could be scored"
         ref = "50" if self.convention == "crows" else "0"
+        test = group_test(self.bias, self.convention, check_level(level))
+        iv = test["score_interval"]
         line = (
             f"{self.metric.upper()} bias score on {self.model}: {self.bias.score:.2f} "
-            f"({self.convention} convention, {ref} = unbiased; {self.bias.n} pairs)"
+            f"[{level:.0%} Wilson interval {iv['low']:.2f} to {iv['high']:.2f}; binomial p vs {ref} "
+            f"{test['p_value']:.3g}] ({self.convention} convention, {ref} = unbiased; {self.bias.n} pairs, "
+            f"{self.bias.n_ties} ties counted in n, not as stereotypical)"
         )
         if self.bias.decimals is not None:
             line = line[:-1] + f", scores rounded to {self.bias.decimals} decimals)"
@@ -115,29 +123,44 @@ class PairedLikelihoodResult:
         if len(self.bias.by_direction) > 1 and parts:
             line += "; metric.py sub-scores: " + ", ".join(parts)
         if self.stereoset is not None:
-            s = self.stereoset
-            line += f"; StereoSet SS {s.ss:.2f}, LMS {s.lms:.2f}, ICAT {s.icat:.2f}"
+            rec = stereoset_record(self.stereoset, level, by_type=False)
+            line += "; StereoSet " + ", ".join(
+                f"{name.upper()} {rec[name]:.2f}" + ("" if rec[f"{name}_interval"] is None else
+                                                     f" [{rec[f'{name}_interval']['low']:.2f}, "
+                                                     f"{rec[f'{name}_interval']['high']:.2f}]")
+                for name in ("ss", "lms", "icat")) + " (item bootstrap)"
         return line + (" [demo model]" if self.is_demo else "")
 
     # -- breakdowns ------------------------------------------------------------------------------------------
-    def by_bias_type(self) -> dict[str, dict[str, Any]]:
-        """The pair bias score per bias type: ``{type: {score, percent_stereo, n, n_ties}}``."""
+    def by_bias_type(self, *, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
+        """The pair bias score per bias type: ``{type: {score, score_interval, percent_stereo, n, n_ties,
+        p_value}}`` (Wilson interval, exact binomial test against 50)."""
         if self.bias is None:
             return {}
-        return {name: _group_record(g) for name, g in self.bias.by_bias_type.items()}
+        return {name: _group_record(g, self.convention, level) for name, g in self.bias.by_bias_type.items()}
 
-    def by_direction(self) -> dict[str, dict[str, Any]]:
-        """Per CrowS-Pairs direction: the score over all its pairs and ``metric.py``'s sub-score
-        (``percent_of_decided``: successes over the direction's non-tied pairs)."""
+    def by_direction(self, *, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
+        """Per CrowS-Pairs direction: the score over all its pairs (with its interval and test) and
+        ``metric.py``'s sub-score (``percent_of_decided``: successes over the direction's non-tied pairs)."""
         if self.bias is None:
             return {}
-        return {name: _group_record(g, decided=True) for name, g in self.bias.by_direction.items()}
+        return {name: _group_record(g, self.convention, level, decided=True)
+                for name, g in self.bias.by_direction.items()}
 
-    def by_sense_key(self) -> dict[str, dict[str, Any]]:
+    def by_sense_key(self, *, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
         """The pair bias score per WordNet sense key (same shape as :meth:`by_bias_type`)."""
         if self.sense is None:
             return {}
-        return {name: _group_record(g) for name, g in self.sense.by_bias_type.items()}
+        return {name: _group_record(g, self.convention, level) for name, g in self.sense.by_bias_type.items()}
+
+    def intervals_frame(self, *, level: float = DEFAULT_LEVEL) -> Any:
+        """pandas DataFrame, one row per score (all pairs, each bias type, each direction): ``score``, its
+        Wilson interval ``low``/``high``, the binomial ``p_value`` against 50, ``n``, ``n_ties``."""
+        import pandas as pd
+
+        rows = bias_interval_rows(self.bias, self.convention, check_level(level))
+        return pd.DataFrame(rows, columns=["group", "name", "score", "low", "high", "p_value", "n",
+                                           "n_more_preferred", "n_ties"])
 
     def sense_means(self) -> list[dict[str, Any]]:
         """Per sense key: mean score of its distinct stereo and anti sentences and their difference
@@ -157,8 +180,11 @@ class PairedLikelihoodResult:
             raise ValueError(f"`naming` must be one of {NAMINGS}, got {naming!r}")
         return [item_record(row, naming, self.decimals) for row in self.rows]
 
-    def to_dict(self, *, naming: str = "stereo", items: bool = True) -> dict[str, Any]:
-        """JSON-ready record (the ``embias pll`` output)."""
+    def to_dict(self, *, naming: str = "stereo", items: bool = True, level: float = DEFAULT_LEVEL) -> dict[str, Any]:
+        """JSON-ready record (the ``embias pll`` output): every score with its ``*_interval`` at ``level``."""
+        level = check_level(level)
+        test = group_test(self.bias, self.convention, level) if self.bias is not None else \
+            {"score_interval": None, "p_value": None}
         out: dict[str, Any] = {
             "metric": self.metric,
             "metric_label": METRIC_LABELS[self.metric],
@@ -167,28 +193,21 @@ class PairedLikelihoodResult:
             "convention_label": CONVENTION_LABELS[self.convention],
             "reference": CONVENTIONS[self.convention],
             "score": self.score,
+            "score_interval": test["score_interval"],
             "percent_stereo": None if self.bias is None else self.bias.percent_stereo,
             "n": 0 if self.bias is None else self.bias.n,
             "n_ties": 0 if self.bias is None else self.bias.n_ties,
+            "p_value": test["p_value"],
+            "p_value_method": P_VALUE_METHOD,
             "decimals": self.decimals,
             "n_errors": sum(r.error is not None for r in self.rows),
-            "by_bias_type": self.by_bias_type(),
-            "by_direction": self.by_direction(),
+            "by_bias_type": self.by_bias_type(level=level),
+            "by_direction": self.by_direction(level=level),
         }
         if self.stereoset is not None:
-            s = self.stereoset
-            out["stereoset"] = {
-                "ss": s.ss,
-                "lms": s.lms,
-                "icat": s.icat,
-                "n": s.n,
-                "average": s.average,
-                "by_bias_type": {
-                    k: {"ss": v.ss, "lms": v.lms, "icat": v.icat, "n": v.n} for k, v in s.by_bias_type.items()
-                },
-            }
+            out["stereoset"] = stereoset_record(self.stereoset, level)
         if any(r.pair.sense_key for r in self.rows):
-            out["by_sense_key"] = self.by_sense_key()
+            out["by_sense_key"] = self.by_sense_key(level=level)
             out["sense_means"] = self.sense_means()
             out["sense_key_problems"] = list(self.sense_key_problems)
             out["pairing_rule"] = SENSE_PAIRING_RULE

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..score_intervals import DEFAULT_LEVEL
 from .pair_bias import pair_arrays
+from .stereoset_intervals import DEFAULT_RESAMPLES, StereoSetIntervals, stereoset_intervals
 
 __all__ = ["StereoSetScore", "icat_score", "stereoset_from_comparisons", "stereoset_scores"]
 
@@ -38,6 +40,10 @@ class StereoSetScore:
         ``"item"``: over items.
     by_bias_type
         The same scores per bias type (empty for a sub-score).
+    stereo_wins, related_wins, targets
+        Per item: 1 when the stereotype beats the anti-stereotype; the share of the two meaningful
+        sentences that beat the unrelated one; the target (``None`` with ``average="item"``). What
+        :meth:`intervals` resamples.
     """
 
     ss: float
@@ -46,6 +52,18 @@ class StereoSetScore:
     n: int
     average: str
     by_bias_type: dict[str, StereoSetScore] = field(default_factory=dict)
+    stereo_wins: np.ndarray | None = field(default=None, repr=False, compare=False)
+    related_wins: np.ndarray | None = field(default=None, repr=False, compare=False)
+    targets: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def intervals(self, *, level: float = DEFAULT_LEVEL, n_resamples: int = DEFAULT_RESAMPLES,
+                  seed: int = 0) -> StereoSetIntervals | None:
+        """Item bootstrap intervals of SS, LMS and ICAT (:func:`~.stereoset_intervals.stereoset_intervals`);
+        ``None`` when the per-item wins were not kept."""
+        if self.stereo_wins is None or self.related_wins is None:
+            return None
+        return stereoset_intervals(self.stereo_wins, self.related_wins, self.targets, average=self.average,
+                                   level=level, n_resamples=n_resamples, seed=seed)
 
 
 def icat_score(ss: float, lms: float) -> float:
@@ -132,7 +150,9 @@ def stereoset_from_comparisons(
             raise ValueError(f"`bias_types` has {labels.size} labels for {n} items: give one per item")
         for label in dict.fromkeys(labels.tolist()):
             m = labels == label
-            ss, lms = _stereoset_one(stereo_wins[m], related_wins[m], None if tgt is None else tgt[m], average)
-            groups[label] = StereoSetScore(ss, lms, icat_score(ss, lms), int(m.sum()), average)
+            sub_t = None if tgt is None else tgt[m]
+            ss, lms = _stereoset_one(stereo_wins[m], related_wins[m], sub_t, average)
+            groups[label] = StereoSetScore(ss, lms, icat_score(ss, lms), int(m.sum()), average, {},
+                                           stereo_wins[m], related_wins[m], sub_t)
     ss, lms = _stereoset_one(stereo_wins, related_wins, tgt, average)
-    return StereoSetScore(ss, lms, icat_score(ss, lms), n, average, groups)
+    return StereoSetScore(ss, lms, icat_score(ss, lms), n, average, groups, stereo_wins, related_wins, tgt)

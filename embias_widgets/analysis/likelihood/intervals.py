@@ -1,0 +1,62 @@
+"""How far to trust a likelihood result's numbers: the records that put an interval beside each score.
+
+- The pair bias score, overall, per bias type and per direction: the Wilson interval of its percentage and
+  the exact binomial test against 50 (:mod:`~embias_widgets.metrics.likelihood.pair_intervals`; a tie
+  counts in n, never in k, as CrowS-Pairs' ``metric.py``).
+- StereoSet's SS, LMS and ICAT: item bootstrap intervals, each score recomputed per target and averaged as
+  the official scorer (:mod:`~embias_widgets.metrics.likelihood.stereoset_intervals`).
+
+Each record follows the JSON convention of issue 28: beside score ``X`` and its ``n``, ``X_interval`` =
+``{"low", "high", "level", "method"}`` (``None`` when ``X`` is undefined).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...metrics.likelihood import CONVENTIONS, PairBiasScore, StereoSetScore
+from ...metrics.likelihood.pair_intervals import pair_score_interval, pair_score_test
+from ...metrics.score_intervals import DEFAULT_LEVEL, interval_dict
+
+__all__ = ["STEREOSET_SEED", "bias_interval_rows", "group_test", "stereoset_record"]
+
+STEREOSET_SEED = 0
+"""Seed of the StereoSet item bootstrap: a result's intervals are the same on every call."""
+
+
+def group_test(g: Any, convention: str, level: float = DEFAULT_LEVEL) -> dict[str, Any]:
+    """``score_interval``, ``p_value``, ``p_value_method`` of a pair bias score or one group of it."""
+    return pair_score_test(g.n_stereo_preferred, g.n, reference=CONVENTIONS[convention], level=level)
+
+
+def bias_interval_rows(bias: PairBiasScore | None, convention: str,
+                       level: float = DEFAULT_LEVEL) -> list[dict[str, Any]]:
+    """One row per score (all pairs, each bias type, each direction): score, its interval, the test."""
+    if bias is None:
+        return []
+    reference = CONVENTIONS[convention]
+    rows = []
+    for group, name, g in [("all", "all pairs", bias), *(("bias_type", k, v) for k, v in bias.by_bias_type.items()),
+                           *(("direction", k, v) for k, v in bias.by_direction.items())]:
+        iv = pair_score_interval(g.n_stereo_preferred, g.n, reference=reference, level=level)
+        rows.append({"group": group, "name": name, "score": g.score, "low": None if iv is None else iv.low,
+                     "high": None if iv is None else iv.high, "p_value": group_test(g, convention, level)["p_value"],
+                     "n": g.n, "n_more_preferred": g.n_stereo_preferred, "n_ties": g.n_ties})
+    return rows
+
+
+def stereoset_record(s: StereoSetScore, level: float = DEFAULT_LEVEL, *, by_type: bool = True) -> dict[str, Any]:
+    """SS, LMS, ICAT with their item bootstrap intervals (``ss_interval``, ...), ``n`` and, with
+    ``by_type``, the same per bias type."""
+    out: dict[str, Any] = {}
+    ivs = s.intervals(level=level, seed=STEREOSET_SEED)
+    for name in ("ss", "lms", "icat"):
+        out[name] = getattr(s, name)
+        out[f"{name}_interval"] = None if ivs is None else interval_dict(getattr(ivs, name))
+    out["n"] = s.n
+    out["average"] = s.average
+    if by_type:
+        out["by_bias_type"] = {k: stereoset_record(v, level, by_type=False) for k, v in s.by_bias_type.items()}
+        for v in out["by_bias_type"].values():
+            v.pop("average")
+    return out
