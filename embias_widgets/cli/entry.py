@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .data import add_data
@@ -105,6 +106,20 @@ def _message(err: BaseException) -> str:
     return str(err) or type(err).__name__
 
 
+def _one_line_warnings(command: str, show: Callable[..., None]) -> Callable[..., None]:
+    """``warnings.showwarning`` that prints an :class:`~embias_widgets.EmbiasWarning` as ``embias COMMAND:
+    warning: ...`` (no source line: it is about the input, not the code) and hands others to ``show``."""
+    from .. import EmbiasWarning
+
+    def one_line(message: Any, category: type, *rest: Any, **kw: Any) -> None:
+        if issubclass(category, EmbiasWarning):
+            print(f"embias {command}: warning: {message}", file=sys.stderr)
+        else:
+            show(message, category, *rest, **kw)
+
+    return one_line
+
+
 def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     """Run the command line: 0 done; 2 bad input, one line on stderr naming what to fix;
     1 internal error, one line with a hint to report it. ``embias`` alone prints the help."""
@@ -118,7 +133,9 @@ def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         return 0
     args = parser.parse_args(argv)  # argparse itself reports unknown or malformed options (exit 2)
     try:
-        return args.run(args, out)
+        with warnings.catch_warnings():  # our own warnings as one line each, like the errors
+            warnings.showwarning = _one_line_warnings(args.command, warnings.showwarning)
+            return args.run(args, out)
     except KeyboardInterrupt:
         print(f"embias {args.command}: interrupted", file=sys.stderr)
         return 130

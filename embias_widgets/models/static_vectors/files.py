@@ -5,15 +5,22 @@
 - word2vec binary (``.bin``): header line, then ``word<space>`` followed by
   ``dim`` little-endian float32 values per entry (Mikolov et al. 2013's format,
   as gensim reads and writes it).
+
+A word that appears twice keeps its first vector and the later ones are dropped, as gensim's
+``load_word2vec_format`` does, but not silently: an :class:`~embias_widgets.EmbiasWarning` names the word and
+both line numbers (entry numbers in a ``.bin`` file), and every encode that uses such a word says so in its
+notes, so a result computed with it carries the note.
 """
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ... import EmbiasWarning
 from .vectors import StaticVectors
 
 
@@ -33,16 +40,24 @@ def _is_number(text: str) -> bool:
 def read_text_vectors(path: str | Path, *, limit: int | None = None) -> tuple[list[str], np.ndarray]:
     """Read word2vec text (with header) or GloVe text (without): detected from line 1.
 
+    A repeated word keeps its first vector, with a warning naming both lines (see the module docstring).
+
     With a header every line must hold a word and exactly the header's number
     of values; without one, the first line sets the dimension and a line with
     more numbers than that is an error (not a word named "rose 1"). GloVe words
     may contain spaces (". . ."); their parts are not all numbers. A file that
     is not UTF-8 is an error naming the line and the byte.
     """
-    path = Path(path)
+    words, vectors, _ = _unique(path, *_read_text(Path(path), limit), unit="line")
+    return words, vectors
+
+
+def _read_text(path: Path, limit: int | None) -> tuple[list[str], np.ndarray, list[int]]:
+    """Words, vectors and each word's line number, duplicates included."""
     if path.is_dir():
         raise ValueError(f"{path} is a directory: give a word2vec/GloVe text file or a .bin file")
     words: list[str] = []
+    linenos: list[int] = []
     rows: list[np.ndarray] = []
     dim = None
     header = False
@@ -80,16 +95,47 @@ def read_text_vectors(path: str | Path, *, limit: int | None = None) -> tuple[li
             except ValueError as err:
                 raise ValueError(f"{path}:{lineno}: not a number in the vector ({err})") from None
             words.append(word)
+            linenos.append(lineno)
             if limit is not None and len(words) >= limit:
                 break
     if not words:
         raise ValueError(f"{path}: no vectors found")
-    return words, np.vstack(rows)
+    return words, np.vstack(rows), linenos
+
+
+def _unique(path: Path, words: list[str], vectors: np.ndarray, numbers: list[int], *,
+            unit: str) -> tuple[list[str], np.ndarray, dict[str, str]]:
+    """``words`` and ``vectors`` with every repeated word's later rows dropped (its first vector kept, as
+    gensim's reader does), a warning naming the word and both ``unit`` numbers, and per repeated word the
+    note that encodes using it carry."""
+    units = {"line": "lines", "entry": "entries"}[unit]
+    first: dict[str, int] = {}
+    keep: list[int] = []
+    notes: dict[str, str] = {}
+    for i, word in enumerate(words):
+        if word not in first:
+            first[word] = i
+            keep.append(i)
+        elif word not in notes:
+            notes[word] = (f"{path}: the word {word!r} appears twice ({units} {numbers[first[word]]:,} and "
+                           f"{numbers[i]:,}); the first vector is used and the later one ignored, as gensim does")
+    if not notes:
+        return words, vectors, notes
+    more = f" ({len(notes):,} repeated words in all; the first: {', '.join(map(repr, list(notes)[:5]))})"
+    warnings.warn(next(iter(notes.values())) + (more if len(notes) > 1 else "") + ": remove the repeated "
+                  f"{units} if the later vector was meant", EmbiasWarning, stacklevel=3)
+    return [words[i] for i in keep], vectors[keep], notes
 
 
 def read_word2vec_binary(path: str | Path, *, limit: int | None = None) -> tuple[list[str], np.ndarray]:
-    """Read the word2vec binary format (``.bin``)."""
+    """Read the word2vec binary format (``.bin``); a repeated word keeps its first vector, with a warning."""
     path = Path(path)
+    words, vectors = _read_binary(path, limit)
+    words, vectors, _ = _unique(path, words, vectors, list(range(1, len(words) + 1)), unit="entry")
+    return words, vectors
+
+
+def _read_binary(path: Path, limit: int | None) -> tuple[list[str], np.ndarray]:
     size = path.stat().st_size
     with path.open("rb") as fh:
         first = fh.readline(200)
@@ -145,7 +191,10 @@ def load_vector_file(path: str | Path, **options: Any) -> StaticVectors:
     """word2vec binary (``.bin``), word2vec text or GloVe text (header detected)."""
     path = Path(path)
     if path.suffix == ".bin":
-        words, vectors = read_word2vec_binary(path)
+        words, vectors = _read_binary(path, None)
+        words, vectors, repeated = _unique(path, words, vectors, list(range(1, len(words) + 1)), unit="entry")
     else:
-        words, vectors = read_text_vectors(path)
-    return StaticVectors(words, vectors, name=str(path), **options)
+        words, vectors, repeated = _unique(path, *_read_text(path, None), unit="line")
+    model = StaticVectors(words, vectors, name=str(path), **options)
+    model.repeated_words = repeated
+    return model

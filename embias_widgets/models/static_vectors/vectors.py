@@ -104,6 +104,8 @@ class StaticVectors:
         self._by_shape: dict[tuple[str, int], list[str]] | None = None
         self._shape_counts: dict[tuple[str, int], np.ndarray] = {}
         self.progress: bool | None = None
+        self.repeated_words: dict[str, str] = {}
+        """A file's repeated words -> the note an encode using one of them carries (set by the file reader)."""
 
     @property
     def dim(self) -> int:
@@ -217,6 +219,9 @@ class StaticVectors:
             kept.append(item)
             rows.append(np.asarray(vec, dtype=np.float64))
         oov, notes = self._report_missing(missing_items)
+        if self.repeated_words:
+            used = {w for item in kept for w in (self._key(item.strip()), *self._key(item.strip()).split())}
+            notes += tuple(note for word, note in self.repeated_words.items() if word in used)
         vectors = np.vstack(rows) if rows else np.zeros((0, self.dim))
         return Encoding(tuple(kept), vectors, tuple(oov), tuple(averaged), notes=notes)
 
