@@ -64,8 +64,10 @@ def _run_pll(args: argparse.Namespace, out: Any) -> int:
 
 def _score_pairs(args: argparse.Namespace, out: Any) -> int:
     from ..analysis.likelihood import PairedLikelihood
+    from ..metrics.score_intervals import check_level
     from ..stimuli.pairs import guess_format, read_pairs
 
+    check_level(args.level)  # before any scoring
     fmt = args.format_in or guess_format(args.pairs)
     try:
         pairs = read_pairs(args.pairs, format_in=fmt, limit=args.limit, cache_dir=args.cache_dir)
