@@ -32,6 +32,7 @@ from ..analysis.senses import (
     sense_record,
     short_gloss,
 )
+from ..stimuli.wordnet import WordNetNotFoundError
 from ._base import EmbiasWidget, bundle
 
 __all__ = ["RefusedSenseError", "SenseSelector", "describe", "sense_record", "short_gloss"]
@@ -59,7 +60,9 @@ class SenseSelector(EmbiasWidget):
         the lemma itself, which a sense WEAT resolves over all its senses.
     wordnet
         A loaded WordNet (default :func:`load_wordnet`); anything with
-        ``senses(lemma, pos)``, ``sense(key)`` and ``is_key(text)``.
+        ``senses(lemma, pos)``, ``sense(key)`` and ``is_key(text)``. When the default finds no WordNet, the
+        selector is still built: it shows why (with the install routes) as its error and looks nothing up,
+        so a notebook run to its end (issue 31, item 19).
     tools
         Show the WordNet source line, "?" help and import/export here (default); off when a composing
         widget shows them once for all its selectors.
@@ -112,8 +115,17 @@ class SenseSelector(EmbiasWidget):
         tools: bool = True,
         **kwargs: Any,
     ) -> None:
-        self.wordnet = wordnet if wordnet is not None else load_wordnet()
+        missing = ""
+        if wordnet is None:
+            try:
+                wordnet = load_wordnet()
+            except WordNetNotFoundError as err:
+                missing = f"This sense selector needs WordNet 3.0, which is not installed here: {err}"
+        self.wordnet = wordnet
         super().__init__(label=label, multiple=multiple, allow_lemmas=allow_lemmas, tools=tools, **kwargs)
+        if missing:
+            self.error = missing
+            return
         self.source = str(getattr(self.wordnet, "source", ""))
         self.selected = list(selected)
         self._update_chips()
@@ -122,6 +134,8 @@ class SenseSelector(EmbiasWidget):
     @traitlets.validate("selected")
     def _valid_selected(self, proposal: dict) -> list[str]:
         out: list[str] = []
+        if self.wordnet is None and proposal["value"]:
+            raise traitlets.TraitError(self.error or "WordNet 3.0 is not installed")
         for item in proposal["value"]:
             item = str(item).strip()
             if item and item not in out:
@@ -148,6 +162,8 @@ class SenseSelector(EmbiasWidget):
     # -- lookups -------------------------------------------------------------------------------------
     @traitlets.observe("query", "pos")
     def _lookup(self, change: dict) -> None:
+        if self.wordnet is None:  # no WordNet: the error line already says why and how to install it
+            return
         started = time.perf_counter()
         found = look_up(self.wordnet, self.query, self.pos)
         with self.hold_sync():

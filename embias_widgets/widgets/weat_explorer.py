@@ -133,7 +133,8 @@ class WeatExplorer(ipywidgets.VBox):
                 self.editor.observe(self._on_edit, names="sets")
         self.refresh()
         if kept:
-            self.editor.notes = [*self.editor.notes, f"Your edits of {name} are restored; Reset shows the published sets."]
+            restored = f"Your edits of {name} are restored; Reset shows the published sets."
+            self.editor.notes = [*self.editor.notes, restored]
 
     def _on_pick_model(self, change: dict) -> None:
         name = change["new"]
