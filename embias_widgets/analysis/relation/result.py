@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ...metrics.projection import RelationVector
+from ...metrics.relation_intervals import RipaIntervals
 from ...models import OutOfVocabulary
 from ...palette import altair_scale, group_colors
 from .labels import label_lanes
@@ -20,6 +21,10 @@ from .validation import Pair
 
 PAIR_GROUPS = ("pairs: first", "pairs: second")
 """The groups of the pairs' own words in :meth:`RelationProjectionResult.points`."""
+
+
+def _low_high(interval: dict[str, Any] | None) -> dict[str, float | None]:
+    return {"low": None, "high": None} if interval is None else {"low": interval["low"], "high": interval["high"]}
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,10 @@ class RelationProjectionResult:
         Words (from pairs or word lists) not in the vocabulary.
     notes
         What was left out and why.
+    intervals
+        Bootstrap intervals over the relation pairs, rows: the words, then the pairs' first words, then
+        their second words (:func:`~embias_widgets.metrics.relation_intervals.ripa_intervals`); ``None``
+        when the run asked for none.
     """
 
     model: str
@@ -54,6 +63,21 @@ class RelationProjectionResult:
     pair_ripa: np.ndarray
     oov: tuple[OutOfVocabulary, ...]
     notes: tuple[str, ...]
+    intervals: RipaIntervals | None = None
+
+    def _bounds(self, part: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(low, high)`` of the words (``part="words"``), the pairs' first or second words."""
+        if self.intervals is None:
+            return None
+        m, p = len(self.words), len(self.pairs)
+        rows = {"words": slice(0, m), "first": slice(m, m + p), "second": slice(m + p, m + 2 * p)}[part]
+        return self.intervals.low[rows], self.intervals.high[rows]
+
+    def _interval(self, bounds: tuple[np.ndarray, np.ndarray] | None, i: int) -> dict[str, Any] | None:
+        if bounds is None or not (np.isfinite(bounds[0][i]) and np.isfinite(bounds[1][i])):
+            return None
+        return {"low": float(bounds[0][i]), "high": float(bounds[1][i]), "level": self.intervals.level,
+                "method": self.intervals.method}
 
     @property
     def axis_label(self) -> str:
@@ -71,23 +95,34 @@ class RelationProjectionResult:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the model, the pairs with their RIPA, every scored word, what was left out."""
+        """JSON-ready: the model, the pairs with their RIPA, every scored word, what was left out; each RIPA
+        with its bootstrap interval over the relation pairs (``ripa_interval``, ``ripa_first_interval``, ...)."""
+        first, second, words = self._bounds("first"), self._bounds("second"), self._bounds("words")
         return {
             "model": self.model,
             "explained_ratio": float(self.relation.explained_ratio),
             "pairs": [
-                {"first": a, "second": b, "ripa_first": float(r[0]), "ripa_second": float(r[1])}
-                for (a, b), r in zip(self.pairs, self.pair_ripa, strict=True)
+                {"first": a, "second": b, "ripa_first": float(r[0]), "ripa_first_interval": self._interval(first, i),
+                 "ripa_second": float(r[1]), "ripa_second_interval": self._interval(second, i)}
+                for i, ((a, b), r) in enumerate(zip(self.pairs, self.pair_ripa, strict=True))
             ],
-            "words": self.frame().to_dict("records"),
+            "words": [
+                {k: v for k, v in row.items() if k not in ("ripa_low", "ripa_high")}
+                | {"ripa_interval": self._interval(words, i)}
+                for i, row in enumerate(self.frame().to_dict("records"))
+            ],
             "oov": [o.item for o in self.oov],
             "notes": list(self.notes),
         }
 
     def frame(self) -> Any:
-        """pandas DataFrame: word, group, ripa, norm and ``cos(w, b) = ripa / norm``."""
+        """pandas DataFrame: word, group, ripa, norm, ``cos(w, b) = ripa / norm`` and the bounds of RIPA's
+        bootstrap interval over the relation pairs (``ripa_low``, ``ripa_high``; NaN without one)."""
         import pandas as pd
 
+        bounds = self._bounds("words")
+        nan = np.full(len(self.words), np.nan)
+        low, high = bounds if bounds is not None else (nan, nan)
         return pd.DataFrame(
             {
                 "word": list(self.words),
@@ -95,8 +130,10 @@ class RelationProjectionResult:
                 "ripa": [float(r) for r in self.ripa],
                 "norm": [float(n) for n in self.norms],
                 "cosine": [float(c) for c in self.ripa / np.where(self.norms > 0, self.norms, 1.0)],
+                "ripa_low": [float(v) for v in low],
+                "ripa_high": [float(v) for v in high],
             },
-            columns=["word", "group", "ripa", "norm", "cosine"],
+            columns=["word", "group", "ripa", "norm", "cosine", "ripa_low", "ripa_high"],
         )
 
     def pair_frame(self) -> Any:
@@ -124,15 +161,20 @@ class RelationProjectionResult:
         return out
 
     def _points(self, include_pairs: bool) -> list[dict[str, Any]]:
+        """Each point with ``low``/``high``: its RIPA interval's bounds (None without one)."""
         out: list[dict[str, Any]] = []
+        sides = (self._bounds("first"), self._bounds("second"))
         if include_pairs:
             out = [
-                {"word": word, "group": PAIR_GROUPS[side], "ripa": float(self.pair_ripa[i, side])}
+                {"word": word, "group": PAIR_GROUPS[side], "ripa": float(self.pair_ripa[i, side]),
+                 **_low_high(self._interval(sides[side], i))}
                 for i, pair in enumerate(self.pairs)
                 for side, word in enumerate(pair)
             ]
-        scored = zip(self.words, self.groups, self.ripa, strict=True)
-        return out + [{"word": w, "group": g, "ripa": float(r)} for w, g, r in scored]
+        words = self._bounds("words")
+        scored = enumerate(zip(self.words, self.groups, self.ripa, strict=True))
+        return out + [{"word": w, "group": g, "ripa": float(r), **_low_high(self._interval(words, i))}
+                      for i, (w, g, r) in scored]
 
     def chart(self, *, include_pairs: bool = True) -> Any:
         """altair chart: words along the relation axis (x = RIPA), coloured by group."""

@@ -27,6 +27,8 @@ from ...metrics.projection import (
     ripa,
     span_subspace,
 )
+from ...metrics.relation_intervals import DEFAULT_RIPA_RESAMPLES, ripa_intervals
+from ...metrics.score_intervals import DEFAULT_LEVEL
 from ...models import OutOfVocabulary, StaticVectors, load_model
 from ...models.static_vectors.debias import project_out_random, project_out_subspace
 from ...stimuli.projection_stimuli import BOLUKBASI_DEFINITIONAL_PAIRS
@@ -127,8 +129,11 @@ class RelationProjection:
         return span_subspace(difference_vectors(X, Y), rtol=rtol)
 
     # -- running -----------------------------------------------------------
-    def run(self) -> RelationProjectionResult:
-        """Build ``b`` and score every word (``RIPA(w) = <w, b>``)."""
+    def run(self, *, level: float = DEFAULT_LEVEL, n_resamples: int = DEFAULT_RIPA_RESAMPLES,
+            seed: int = 0) -> RelationProjectionResult:
+        """Build ``b`` and score every word (``RIPA(w) = <w, b>``), each with its bootstrap interval over the
+        relation pairs at ``level`` (``n_resamples`` seeded replicates, ``b`` recomputed each time:
+        :func:`~embias_widgets.metrics.relation_intervals.ripa_intervals`; ``n_resamples=0``: none)."""
         pairs, X, Y, notes, oov = self.encoded_pairs()
         rel = relation_vector(X, Y)
         notes.extend(mirrored_pair_notes(pairs))
@@ -146,6 +151,10 @@ class RelationProjection:
         vectors = enc.vectors if len(enc.items) else np.zeros((0, dim))
         scores = vectors @ rel.vector
         pair_scores = np.column_stack([ripa(X, rel), ripa(Y, rel)])
+        intervals = None
+        if n_resamples:
+            intervals = ripa_intervals(X, Y, np.vstack([vectors, X, Y]), level=level, n_resamples=n_resamples,
+                                       seed=seed)
         return RelationProjectionResult(
             model=getattr(self.model, "name", type(self.model).__name__),
             pairs=pairs,
@@ -157,6 +166,7 @@ class RelationProjection:
             pair_ripa=pair_scores,
             oov=tuple(oov),
             notes=tuple(notes),
+            intervals=intervals,
         )
 
     # -- debiasing ---------------------------------------------------------
