@@ -111,7 +111,9 @@ def test_result_tables(glove):
     assert len(df) == 16
     np.testing.assert_allclose(df.association[:8], res.core.association_x)
     d = res.to_dict()
-    assert d["effect_size_ci"][0] <= res.effect_size <= d["effect_size_ci"][1]
+    interval = d["effect_size_interval"]
+    assert interval["low"] <= res.effect_size <= interval["high"] and interval["level"] == 0.95
+    assert "300 resamples" in interval["method"] and "words" in interval["method"]
     spec = res.chart().to_dict()
     assert spec["mark"]["type"] == "bar"
 

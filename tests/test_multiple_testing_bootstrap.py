@@ -49,10 +49,10 @@ def test_bootstrap_replicate_matches_direct_recomputation():
     X, Y, A, B = (rng.normal(size=(4, 3)) for _ in range(4))
     ci = effect_size_interval(X, Y, A, B, n_resamples=1, rng=11, batch=1)
     g = np.random.default_rng(11)
-    ca = g.multinomial(4, np.full(4, 0.25), size=1)[0]
-    cb = g.multinomial(4, np.full(4, 0.25), size=1)[0]
+    ia = g.integers(0, 4, size=(1, 4))[0]  # the attribute words drawn (as indices, like scipy.stats.bootstrap)
+    ib = g.integers(0, 4, size=(1, 4))[0]
     ix = g.integers(0, 4, size=(1, 4))[0]
     iy = g.integers(0, 4, size=(1, 4))[0]
-    A2, B2 = np.repeat(A, ca, axis=0), np.repeat(B, cb, axis=0)
+    A2, B2 = A[ia], B[ib]
     direct = weat(X[ix], Y[iy], A2, B2, n_samples=2, method="sampled").effect_size
     assert ci.replicates[0] == pytest.approx(direct, rel=1e-10)

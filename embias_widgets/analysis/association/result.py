@@ -88,6 +88,14 @@ class AssociationTestResult:
     item_words: dict[str, tuple[str, ...]] | None = field(default=None)
     """SEAT (May et al. 2019): per set, the word slotted into each item (sentence) of ``items``, in the
     same order, so the sentences' s(w, A, B) can be read per word (:meth:`word_groups`); None for WEAT."""
+    cosines: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    """``(cos(w, a), cos(w, b))``: the (targets x A) and (targets x B) cosine matrices, targets X then Y in
+    ``items`` order: what :meth:`influence`, :meth:`stability` and :meth:`templates` recompute d from."""
+    run_options: dict[str, Any] | None = field(default=None)
+    """The run's ``n_samples``, ``method``, ``alternative``, ``sampler`` and ``seed`` (the robustness
+    checks' p-values follow them)."""
+    item_templates: dict[str, tuple[str, ...]] | None = field(default=None)
+    """SEAT: per set, the template each item (sentence) was made from (``"This is {a}."``); None for WEAT."""
 
     @property
     def effect_size(self) -> float | None:
@@ -108,10 +116,60 @@ class AssociationTestResult:
         return [o.item for key in SET_KEYS for o in self.oov.get(key, ())]
 
     def summary(self) -> str:
-        """One line: d, p and how p was computed."""
+        """One line: d with its interval, p and how p was computed."""
         d = "undefined" if self.effect_size is None else f"{self.effect_size:+.4f}"
+        record = self.interval_record()
+        if record is not None:
+            d += f" [{record['level']:.0%} CI {record['low']:+.3f}, {record['high']:+.3f}; words resampled]"
         how = f"{self.core.method}, {self.core.n_permutations:,} splits"
         return f"{self.test} on {self.model}: d = {d}, p = {self.pvalue:.4g} ({how})"
+
+    def interval_record(self) -> dict[str, Any] | None:
+        """``{"low", "high", "level", "method"}``: the bootstrap interval of d (None when d is undefined or the
+        run computed none); ``method`` says what was resampled (words within each set), how often, the seed."""
+        from .robustness import interval_record
+
+        seed = None if self.run_options is None else self.run_options.get("seed")
+        what = "words" if self.item_words is None else "sentences"
+        return None if self.effect_size is None else interval_record(self.interval, seed=seed, what=what)
+
+    def influence(self, *, alpha: float = 0.05, significant: Any = None) -> list[dict[str, Any]]:
+        """Word influence: one record per word of each set, ``{"set", "category", "word", "effect_size_without",
+        "effect_size_change", "p_value_without", "flips_sign", "flips_significance"}``, from the run's cosines (no
+        encoding). Significant: ``p < alpha`` unless ``significant`` (a function of an array of p) is given.
+        SEAT: a word's sentences leave together. See :mod:`embias_widgets.analysis.association.robustness`."""
+        from .robustness import influence_records
+
+        return influence_records(self, alpha=alpha, significant=significant)
+
+    def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
+                  significant: Any = None, correction: str | None = None) -> dict[str, Any]:
+        """Subset stability: d over ``k`` seeded subsets keeping ``keep`` of each set's words (at least 2); the
+        record has ``effect_sizes``, ``share_same_sign``, ``share_significant``, ``verdict`` ("stable" /
+        "fragile") and the ``rule`` in words (seed: the run's by default)."""
+        from .robustness import stability_record
+
+        return stability_record(self, k=k, keep=keep, seed=seed, alpha=alpha, significant=significant,
+                                correction=correction)
+
+    def templates(self) -> dict[str, Any] | None:
+        """SEAT template sensitivity: d per template alone and the spread (None for WEAT)."""
+        from .robustness import template_record
+
+        return template_record(self)
+
+    def robustness(self, *, alpha: float = 0.05, significant: Any = None, correction: str | None = None,
+                   k: int = 200, keep: float = 0.8) -> dict[str, Any]:
+        """The ``--robustness`` keys: ``influence`` (+ ``influence_method``), ``stability`` and ``templates``."""
+        from .robustness import influence_method, influence_records, significance_rule, word_influence
+
+        loo = word_influence(self)
+        return {
+            "influence": influence_records(self, alpha=alpha, significant=significant, loo=loo),
+            "influence_method": influence_method(self, loo, significance_rule(alpha, correction)),
+            "stability": self.stability(k, keep, alpha=alpha, significant=significant, correction=correction),
+            "templates": self.templates(),
+        }
 
     def method_text(self) -> str:
         """How p was computed, in words (see :func:`describe_p_value`)."""
@@ -121,6 +179,7 @@ class AssociationTestResult:
         """JSON-ready record (the CLI's output)."""
         out: dict[str, Any] = {
             **association_record(self.test, self.model, self.options, self.core),
+            "effect_size_interval": self.interval_record(),
             **self.counts(),
             "categories": dict(self.categories),
             "oov": self.dropped(),
@@ -133,9 +192,6 @@ class AssociationTestResult:
             "merged": [m.to_dict() for m in self.merged],
             "notes": list(self.notes),
         }
-        if self.interval is not None:
-            out["effect_size_ci"] = [float(self.interval.low), float(self.interval.high)]
-            out["ci_level"] = float(self.interval.confidence_level)
         return out
 
     def word_rows(self) -> list[dict[str, Any]]:

@@ -25,6 +25,7 @@ from ...stimuli.sentence_tests import (
     load_sentence_test,
     sentence_test_from_words,
 )
+from ...stimuli.templates import TEMPLATES, fill
 from .result import AssociationTestResult
 from .study import AssociationTest
 
@@ -118,13 +119,27 @@ class SentenceAssociationTest(AssociationTest):
     # -- running -----------------------------------------------------------
     def run(self, **kwargs: Any) -> AssociationTestResult:
         """Run as :meth:`AssociationTest.run`; the result also says which word each sentence slots
-        (``item_words``), so it can be read per word (:meth:`AssociationTestResult.word_groups`)."""
+        (``item_words``), so it can be read per word (:meth:`AssociationTestResult.word_groups`), and which
+        template made it (``item_templates``, for :meth:`AssociationTestResult.templates`)."""
         result = super().run(**kwargs)
-        words = {}
+        words, templates = {}, {}
         for key in SET_KEYS:
             of = {sentence: word for word, ss in self.sentences_by_word(key).items() for sentence in ss}
             words[key] = tuple(of.get(item, item) for item in result.items[key])
-        return replace(result, item_words=words)
+            made_from = self.sentence_templates(key)
+            templates[key] = tuple(made_from.get(item, "{w}") for item in result.items[key])
+        return replace(result, item_words=words, item_templates=templates)
+
+    def sentence_templates(self, key: str) -> dict[str, str]:
+        """sentence -> the template it was made from (``"This is {a}."``), for set ``key``."""
+        current = getattr(self.sentence_spec, key)
+        out: dict[str, str] = {}
+        for word in current.words:
+            kind = current.kind_of(word)
+            made = fill(word, kind, pronoun=current.pronoun, plural_form=current.plurals.get(word))
+            for sentence, template in zip(made, TEMPLATES[kind], strict=True):
+                out.setdefault(sentence, template)
+        return out
 
     # -- encoding ----------------------------------------------------------
     def _items_to_encode(self, key: str) -> tuple[str, ...]:

@@ -14,13 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import cosine_matrix, effect_size_interval, permutation, weat
+from ...metrics import cosine_matrix, permutation, weat
+from ...metrics.bootstrap import effect_size_interval_from_cosines
 from ...metrics.permutation import first_block_samples
 from ...metrics.samplers import DEFAULT_SAMPLER
 from ...models import OutOfVocabulary, load_model
 from ...stimuli import SET_KEYS, AssociationTestSpec, WordSet, resolve_test
 from .merging import MergedItems, merge_same_vectors
 from .result import AssociationTestResult
+from .robustness import DEFAULT_RESAMPLES
 from .validation import SET_ROLES, AssociationInputError, check_study_options, clean_set, options_string
 
 
@@ -179,16 +181,22 @@ class AssociationTest:
 
     # -- running -----------------------------------------------------------
     def run(
-        self, *, confidence_interval: bool = False, n_resamples: int = 2_000, provisional: bool = False
+        self, *, confidence_interval: bool = True, level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
+        provisional: bool = False,
     ) -> AssociationTestResult:
-        """Run the test; with ``confidence_interval`` add a bootstrap CI for d.
+        """Run the test, with the bootstrap interval of d at ``level`` (on by default; ``confidence_interval=False``
+        leaves it out): ``n_resamples`` resamples of the words within each set, seeded by the study's seed
+        (:func:`embias_widgets.metrics.bootstrap.effect_size_interval_from_cosines`, from the run's cosines).
 
         With ``provisional``, a sampled test draws only the first block of
         the full run's splits (same seed and sampler: exactly the full run's
         first draws, see
         :func:`embias_widgets.metrics.permutation.first_block_samples`): d is
         final, p a quick estimate, and ``result.provisional_of`` says so.
+        The result keeps the cosine matrices, so its :meth:`~AssociationTestResult.influence`,
+        :meth:`~AssociationTestResult.stability` and :meth:`~AssociationTestResult.templates` encode nothing.
         """
+        check_study_options(confidence_level=level, n_resamples=n_resamples)
         enc = self.encoded()
         X, Y, A, B = (enc[k][1] for k in SET_KEYS)
         options = dict(self.options)
@@ -198,11 +206,13 @@ class AssociationTest:
         if provisional and quick is not None:
             provisional_of, options["n_samples"] = options["n_samples"], quick
         core = weat(X, Y, A, B, rng=self.seed, **options)
+        W = np.vstack([X, Y])
+        cos_a, cos_b = cosine_matrix(W, A), cosine_matrix(W, B)
         interval = None
-        if confidence_interval:
-            interval = effect_size_interval(
-                X, Y, A, B, variant=self.options["variant"], ddof=self.options["ddof"],
-                n_resamples=n_resamples, rng=self.seed,
+        if confidence_interval and core.effect_size is not None:
+            interval = effect_size_interval_from_cosines(
+                cos_a, cos_b, len(X), variant=self.options["variant"], ddof=self.options["ddof"],
+                n_resamples=n_resamples, confidence_level=level, rng=self.seed,
             )
         notes = list(self._notes)
         merged = tuple(m for k in SET_KEYS for m in self._merged.get(k, ()))
@@ -217,10 +227,8 @@ class AssociationTest:
         if core.effect_size is None:
             notes.append(f"effect size undefined: {core.effect_size_note}")
         reduce = np.max if self.options["variant"] == "max" else np.mean
-        cosines = {
-            key: (reduce(cosine_matrix(W, A), axis=1), reduce(cosine_matrix(W, B), axis=1))
-            for key, W in (("targ1", X), ("targ2", Y))
-        }
+        rows = {"targ1": slice(0, len(X)), "targ2": slice(len(X), len(W))}
+        cosines = {key: (reduce(cos_a[r], axis=1), reduce(cos_b[r], axis=1)) for key, r in rows.items()}
         return AssociationTestResult(
             test=self.spec.name,
             model=getattr(self.model, "name", type(self.model).__name__),
@@ -235,6 +243,9 @@ class AssociationTest:
             provisional_of=provisional_of,
             merged=merged,
             attribute_cosines=cosines,
+            cosines=(cos_a, cos_b),
+            run_options={**{k: options[k] for k in ("n_samples", "method", "alternative", "sampler")},
+                         "n_samples": self.options["n_samples"], "seed": self.seed},
         )
 
     def _degenerate_notes(self, enc: dict[str, Any], options: dict[str, Any]) -> list[str]:
