@@ -1,0 +1,191 @@
+"""CEAT end to end on a tiny masked LM built here: contextual vectors against a direct reading of the model,
+the study against the authors' estimator (re-implemented in test_ceat.py), contexts, missing words, tests 11-14."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from _result_protocol import assert_study_result
+from _tiny_lm import tiny_scorer
+from test_ceat import ref_ceat, ref_meta
+
+from embias_widgets.analysis.ceat import CeatInputError, ContextualAssociationTest
+from embias_widgets.metrics.ceat import ceat_samples, random_effects
+from embias_widgets.models.sentence_encoders.contextual import word_vectors_in_context
+from embias_widgets.stimuli import AssociationTestSpec, WordSet
+from embias_widgets.stimuli.ceat_contexts import (
+    bundled_contexts,
+    ceat_test_names,
+    contexts_from_sentences,
+    resolve_ceat_test,
+)
+
+SENTENCES = """John went to the office early.
+Paul asked about his salary today.
+John and Paul met at the wedding.
+Amy stayed home with the children.
+Joan planned the wedding for June.
+Amy talked about her salary.
+The office was quiet while Joan worked.
+home is where the heart is.
+Her salary grew every year, said Amy.
+
+Paul walked home after the wedding.
+johnny is not John.
+The office manager called Joan at home.
+""".splitlines()
+
+
+def small_spec(**extra_words):
+    sets = {"targ1": ["John", "Paul"], "targ2": ["Amy", "Joan"], "attr1": ["office", "salary"],
+            "attr2": ["home", "wedding"]}
+    for key, words in extra_words.items():
+        sets[key] = sets[key] + words
+    return AssociationTestSpec("small", *(WordSet.of(k, v) for k, v in sets.items()))
+
+
+@pytest.fixture(scope="module")
+def scorer():
+    return tiny_scorer()
+
+
+# -- contexts ---------------------------------------------------------------------------------------------------
+def test_whole_word_match_and_case():
+    found = contexts_from_sentences(SENTENCES, ["John", "home", "office"])
+    assert [s for s, _ in found.contexts["John"]] == [
+        "John went to the office early.", "John and Paul met at the wedding.", "johnny is not John."]
+    assert found.contexts["John"][2][1] == (14, 18)  # the first whole-word occurrence, not "johnny"
+    assert "The office manager called Joan at home." in [s for s, _ in found.contexts["home"]]
+    assert "as written" in found.source
+    loose = contexts_from_sentences(SENTENCES, ["Home"], case_sensitive=False)
+    assert loose.count("Home") == 4 and "ignoring case" in loose.source
+    assert contexts_from_sentences(SENTENCES, ["Home"]).count("Home") == 0
+
+
+def test_bundled_templates_hold_every_word_of_weat6_and_ceat11_14():
+    for name in ("weat6", *ceat_test_names()):
+        spec = resolve_ceat_test(name)
+        found = bundled_contexts(spec, "templates")
+        for word_set in spec.sets().values():
+            for word in word_set.examples:
+                assert found.count(word) >= 3, (name, word)
+                for sentence, (lo, hi) in found.contexts[word]:
+                    assert sentence[lo:hi].lower() == word.lower()
+    with pytest.raises(ValueError, match="no template kinds"):
+        bundled_contexts(small_spec(), "templates")
+
+
+def test_tests_11_14_are_the_authors_lists():
+    assert ceat_test_names() == ["ceat11", "ceat12", "ceat13", "ceat14"]
+    sizes = {"ceat11": (12, 12, 13, 13), "ceat12": (12, 12, 8, 8), "ceat13": (12, 12, 12, 12),
+             "ceat14": (12, 12, 6, 6)}
+    for name, expected in sizes.items():
+        spec = resolve_ceat_test(name)
+        assert tuple(len(s.examples) for s in spec.sets().values()) == expected
+        assert "Guo & Caliskan" in spec.citation and "weiguowilliam/CEAT" in spec.citation
+    assert resolve_ceat_test("ceat11").targ1.examples[:3] == ("Yvette", "Aisha", "Malika")
+    assert resolve_ceat_test("ceat14").attr2.examples == ("rich", "tall", "intelligent", "assertive", "arrogant",
+                                                          "successful")
+    assert resolve_ceat_test("ceat13").targ2.examples == resolve_ceat_test("ceat11").targ2.examples
+
+
+# -- contextual vectors -----------------------------------------------------------------------------------------
+def direct_vectors(scorer, sentence, word):
+    """The authors' way: find the word's token ids in the sentence's ids, read the last layer there."""
+    import torch
+
+    tok = scorer.tokenizer
+    ids = tok(sentence)["input_ids"]
+    target = tok(word, add_special_tokens=False)["input_ids"]
+    start = next(i for i in range(len(ids)) if ids[i : i + len(target)] == target)
+    with torch.inference_mode():
+        hidden = scorer.model(torch.tensor([ids]), output_hidden_states=True).hidden_states[-1][0].double().numpy()
+    rows = hidden[start : start + len(target)]
+    return rows.mean(axis=0), rows[-1]
+
+
+def test_contextual_vectors_read_the_last_layer_at_the_word(scorer):
+    sentences = ["The office manager called Joan at home.", "Her salary grew every year, said Amy."]
+    words = [["office", "Joan", "home"], ["salary", "Amy"]]
+    spans = [[contexts_from_sentences([s], [w]).contexts[w][0][1] for w in ws]
+             for s, ws in zip(sentences, words, strict=True)]
+    mean = word_vectors_in_context(scorer, sentences, spans)
+    last = word_vectors_in_context(scorer, sentences, spans, subwords="last")
+    for i, ws in enumerate(words):
+        for k, w in enumerate(ws):
+            want_mean, want_last = direct_vectors(scorer, sentences[i], w.lower())
+            np.testing.assert_allclose(mean[i][k], want_mean, rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(last[i][k], want_last, rtol=1e-5, atol=1e-6)
+    # batching does not change a vector: one sentence alone gives the same
+    alone = word_vectors_in_context(scorer, sentences[:1], spans[:1])
+    np.testing.assert_allclose(alone[0][0], mean[0][0], rtol=1e-5, atol=1e-6)
+
+
+def test_a_multi_token_word_is_the_mean_of_its_tokens(scorer):
+    sentence = "Joan liked the hyacinth best."
+    span = contexts_from_sentences([sentence], ["hyacinth"]).contexts["hyacinth"][0][1]
+    assert len(scorer.tokenizer("hyacinth", add_special_tokens=False)["input_ids"]) > 1
+    got = word_vectors_in_context(scorer, [sentence], [[span]])[0][0]
+    np.testing.assert_allclose(got, direct_vectors(scorer, sentence, "hyacinth")[0], rtol=1e-5, atol=1e-6)
+
+
+# -- the study against the authors' estimator -------------------------------------------------------------------
+def test_study_matches_the_authors_estimator_on_the_tiny_model(scorer, tmp_path):
+    path = tmp_path / "contexts.txt"
+    path.write_text("\n".join(SENTENCES), encoding="utf-8")
+    study = ContextualAssociationTest(small_spec(), model=scorer, contexts=str(path))
+    vectors = study.vectors()
+    assert {w: len(v) for w, v in vectors.items()} == {"John": 3, "Paul": 3, "Amy": 3, "Joan": 3, "office": 3,
+                                                       "salary": 3, "home": 4, "wedding": 3}
+    groups = [[vectors[w] for w in ws.examples] for ws in study.spec.sets().values()]
+    e_ref, v_ref, draws = ref_ceat(groups, 400, np.random.RandomState(0))
+    replayed = ceat_samples(*groups, n_samples=400, indices=draws)
+    np.testing.assert_allclose(replayed.effect_sizes, e_ref, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(replayed.variances, v_ref, rtol=1e-9, atol=1e-15)
+    pes, p, _, _, _ = ref_meta(e_ref, v_ref)
+    meta = random_effects(replayed.effect_sizes, replayed.variances)
+    assert meta.combined_effect_size == pytest.approx(pes, rel=1e-9)
+    assert meta.p_value == pytest.approx(p, rel=1e-6, abs=1e-300)
+
+    result = study.run(400, seed=3)
+    again = ceat_samples(*groups, n_samples=400, rng=3)
+    np.testing.assert_array_equal(result.effect_sizes, again.effect_sizes)
+    assert_study_result(result)
+    data = json.loads(json.dumps(result.to_dict()))
+    recombined = random_effects([s["effect_size"] for s in data["samples"]], [s["variance"] for s in data["samples"]])
+    assert recombined.combined_effect_size == pytest.approx(data["combined_effect_size"], rel=1e-12)
+    interval = data["combined_effect_size_interval"]
+    assert (interval["low"], interval["high"]) == pytest.approx(recombined.interval)
+    assert interval["level"] == 0.95 and "DerSimonian-Laird" in interval["method"]
+    assert data["n"] == 400 == len(data["samples"])
+    for key in ("q", "i_squared", "tau_squared", "p_value", "standard_error"):
+        assert data[key] == pytest.approx(getattr(recombined, key))
+    assert "ddof=1 variance" in data["variance_convention"]
+
+
+def test_missing_words_are_dropped_with_a_note_or_an_error(scorer):
+    study = ContextualAssociationTest(small_spec(attr2=["honeymoon"]), model=scorer, contexts=SENTENCES)
+    result = study.run(50, seed=0, level=0.9)
+    assert result.missing["attr2"] == ("honeymoon",) and "honeymoon" not in result.words["attr2"]
+    assert any("honeymoon" in n for n in result.notes)
+    assert result.to_dict()["sets"]["attr2"]["missing_contexts"] == ["honeymoon"]
+    assert result.to_dict()["combined_effect_size_interval"]["level"] == 0.9
+    strict = ContextualAssociationTest(small_spec(attr2=["honeymoon"]), model=scorer, contexts=SENTENCES,
+                                       missing="error")
+    with pytest.raises(CeatInputError, match=r"B \(attr2\): honeymoon.*--contexts FILE"):
+        strict.run(10)
+    only_one = AssociationTestSpec("few", WordSet.of("X", ["John"]), WordSet.of("Y", ["Zed"]),
+                                   WordSet.of("A", ["office"]), WordSet.of("B", ["home"]))
+    with pytest.raises(CeatInputError, match="too few words with contexts in set Y"):
+        ContextualAssociationTest(only_one, model=scorer, contexts=SENTENCES).run(10)
+
+
+def test_bad_input_is_named(scorer, tmp_path):
+    with pytest.raises(CeatInputError, match="neither a file nor a bundled source"):
+        ContextualAssociationTest(small_spec(), model=scorer, contexts=str(tmp_path / "none.txt")).contexts()
+    with pytest.raises(CeatInputError, match="static or sense vectors"):
+        ContextualAssociationTest("weat6", model="glove-6b-50d")
+    with pytest.raises(KeyError, match="ceat11"):
+        ContextualAssociationTest("weat99", model=scorer)
