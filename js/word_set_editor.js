@@ -203,7 +203,7 @@ function render({ model, el }) {
   const testPicker = select("test", [], "", pick("test_name"), { className: "ewe-test-picker", title: "choose a bundled test" });
   const modelPicker = select("model", [], "", pick("model_name"), { className: "ewe-model-picker", title: "choose a model" });
   const help = helpButton(["d", "p", "significance", "sw", "small_sets"]);
-  // the dropdown shows short labels ("weat6 · career vs family"); the chosen test's full title wraps below it
+  // the dropdown shows short labels ("weat7 · math/arts × male/female terms"); the chosen test's full title wraps below it
   const testTitle = h("div", { className: "ewe-test-title", attrs: { "aria-live": "polite" } });
   const bar = toolbar(testPicker.label, modelPicker.label, group(undo, reset), busy.node, h("span", { className: "embias-spacer" }), help.button);
 

@@ -158,7 +158,7 @@ def test_exact_test_shows_one_final_p(explorer):
 
 def test_explorer_pickers_load_a_test_and_a_model(explorer):
     label = "WEAT 1: Flowers vs insects with pleasant vs unpleasant (Caliskan Test 1)"
-    assert ["weat1", "weat1 · flowers vs insects", label] in explorer.editor.test_choices
+    assert ["weat1", "weat1 · flowers/insects × (un)pleasant", label] in explorer.editor.test_choices
     assert {"glove-6b-50d", "cbow-glove-6b-50d"} <= {name for name, _ in explorer.editor.model_choices}
     assert explorer.bars.title.startswith("WEAT 6: Male vs female names")
     explorer.editor.set_state({"test_name": "weat1"})

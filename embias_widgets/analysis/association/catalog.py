@@ -57,10 +57,15 @@ def test_choices(sentence: bool) -> list[list[str]]:
     description, or else its sets ``X vs Y, A vs B``), shown as wrapping text beside the dropdown."""
     names = sentence_test_names() if sentence else bundled_test_names()
     load = load_sentence_test if sentence else load_bundled_test
-    out = []
-    for name in names:
-        spec = load(name)
-        out.append([name, short_test_label(name, spec), _title(name, spec)])
+    specs = {name: load(name) for name in names}
+    out = [[name, short_test_label(name, spec), _title(name, spec)] for name, spec in specs.items()]
+    phrases: dict[str, list[list[str]]] = {}
+    for choice in out:
+        phrases.setdefault(choice[1].partition(" · ")[2], []).append(choice)
+    for same in phrases.values():  # tests whose sets are named alike (WEAT 3, 4, 5) told apart by their sizes
+        if len(same) > 1 and len({_sizes(specs[c[0]]) for c in same}) == len(same):
+            for choice in same:
+                choice[1] = _sized_label(choice[0], specs[choice[0]], choice[1])
     return out
 
 
@@ -75,12 +80,50 @@ def _words(category: str) -> str:
     return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", category).lower()
 
 
-def _pair(first: str, second: str) -> str:
-    """``male terms``, ``female terms`` -> ``male vs female terms`` (a shared last word said once)."""
+def _pair(first: str, second: str, *, initials: bool = False, tail: bool = True) -> str:
+    """``male terms``, ``female terms`` -> ``male/female terms`` (a shared last word said once; without it
+    when ``tail`` is off); ``initials``: two-word heads as initials (``european american`` -> ``EA``)."""
     a, b = first.rsplit(" ", 1), second.rsplit(" ", 1)
     if len(a) == 2 and len(b) == 2 and a[1] == b[1]:
-        return f"{a[0]} vs {b[0]} {a[1]}"
-    return f"{first} vs {second}"
+        heads, end = [a[0], b[0]], f" {a[1]}" if tail else ""
+    else:
+        heads, end = [first, second], ""
+    if initials and all(" " in h for h in heads):
+        heads = ["".join(w[0].upper() for w in h.split()) for h in heads]
+    return f"{heads[0]}/{heads[1]}{end}"
+
+
+def _phrases(spec: Any) -> list[str]:
+    """What a short label may say, most complete first: the targets and the attributes (``math/arts ×
+    male/female terms``; pleasant vs unpleasant as ``(un)pleasant``), then shorter spellings."""
+    targets = (_words(spec.targ1.category), _words(spec.targ2.category))
+    attrs = (_words(spec.attr1.category), _words(spec.attr2.category))
+    if attrs == _VALENCE:
+        return [f"{_pair(*targets)} × (un)pleasant", _pair(*targets),
+                f"{_pair(*targets, initials=True)} × (un)pleasant", _pair(*targets, initials=True)]
+    a, a_short = _pair(*attrs), _pair(*attrs, tail=False)
+    return [f"{_pair(*targets)} × {a}", f"{_pair(*targets, initials=True)} × {a}",
+            f"{_pair(*targets, tail=False)} × {a}", f"{_pair(*targets, tail=False)} × {a_short}",
+            f"{_pair(*targets, initials=True, tail=False)} × {a_short}", a]
+
+
+def _sizes(spec: Any) -> tuple[int, int]:
+    """Words in the first target set and in the first attribute set (a word or a sentence test)."""
+    def size(s: Any) -> int:
+        return len(getattr(s, "examples", None) or getattr(s, "words", ()))
+    return size(spec.targ1), size(spec.attr1)
+
+
+def _sized_label(name: str, spec: Any, label: str) -> str:
+    """``weat4 · EA/AA names, 16 × 25 words``: the targets and the sets' sizes (target words per set ×
+    attribute words per set), for tests whose sets have the same names; ``label`` when that does not fit."""
+    targets = (_words(spec.targ1.category), _words(spec.targ2.category))
+    n_t, n_a = _sizes(spec)
+    for pair in (_pair(*targets), _pair(*targets, initials=True)):
+        sized = f"{name} · {pair}, {n_t} × {n_a} words"
+        if len(sized) <= SHORT_LABEL_CHARS:
+            return sized
+    return label
 
 
 def _cut_end(text: str, limit: int) -> str:
@@ -103,16 +146,19 @@ def _cut_middle(name: str, limit: int) -> str:
 
 def short_test_label(name: str, spec: Any) -> str:
     """A dropdown label for a bundled test, at most :data:`SHORT_LABEL_CHARS` characters and never cut
-    mid-word: its id and what it measures, e.g. ``weat6 · career vs family``. What it measures is the
-    attribute pair (Caliskan et al. 2017's attribute words), or the target pair when the attributes are
-    pleasant vs unpleasant (shared by WEAT 1-5 and 10). A long id is shortened in the middle
-    (:func:`_cut_middle`) and shown alone; the full title goes beside the dropdown."""
+    mid-word: its id and both pairs of sets, targets × attributes, e.g. ``weat7 · math/arts × male/female
+    terms`` (issue 31: the attributes alone left WEAT 7 and 8 alike, the targets alone WEAT 3, 4 and 5), in
+    the first of :func:`_phrases`' spellings that fits; :func:`test_choices` adds the sets' sizes where tests
+    name their sets alike. A long id is shortened in the middle (:func:`_cut_middle`) and shown alone; the
+    full title goes beside the dropdown."""
     if len(name) > SHORT_LABEL_CHARS:
         return _cut_middle(name, SHORT_LABEL_CHARS)
-    attrs = (_words(spec.attr1.category), _words(spec.attr2.category))
-    sets = (_words(spec.targ1.category), _words(spec.targ2.category)) if attrs == _VALENCE else attrs
     room = SHORT_LABEL_CHARS - len(name) - 3
-    return f"{name} · {_cut_end(_pair(*sets), room)}" if room >= 14 else name
+    if room < 14:
+        return name
+    phrases = _phrases(spec)
+    fitting = next((p for p in phrases if len(p) <= room), None)
+    return f"{name} · {fitting if fitting is not None else _cut_end(phrases[-1], room)}"
 
 
 def _title(name: str, spec: Any) -> str:
