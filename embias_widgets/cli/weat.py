@@ -2,6 +2,7 @@
 
     embias weat TEST [TEST ...] [--model NAME_OR_PATH ...] [--format table|json|tsv]
                 [--permutations N] [--seed S] [--ddof D] [--lowercase] [--senses max|average]
+                [--level L] [--resamples N] [--robustness [--subsets K]]
     (sense models: --model gloss:all-MiniLM-L6-v2 | gloss:<encoder> | an LMMS .npz/.txt or ARES .txt file;
      sense tests: sense-weat1, sense-weat2, ...)
 """
@@ -51,6 +52,17 @@ def add_weat(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--senses", choices=("max", "average"), default=None,
                    help="sense models only: a lemma item is the max over its sense pairs (default) or the "
                    "eq. 7 average of its sense vectors; items written as sense keys are looked up as keys")
+    p.add_argument("--level", type=float, default=0.95, metavar="L",
+                   help="level of the bootstrap interval of d (default 0.95): the words of each set resampled "
+                   "with replacement, percentile interval (JSON: effect_size_interval)")
+    p.add_argument("--resamples", type=int, default=2_000, metavar="N",
+                   help="bootstrap resamples of the interval (default 2000; 0: no interval)")
+    p.add_argument("--robustness", action="store_true",
+                   help="add word influence (d and p without each word), subset stability (K subsets keeping 80%% "
+                   "of each set's words, verdict stable/fragile with its rule) and, for SEAT, d per template "
+                   "(JSON keys influence, stability, templates); significance as the row's: Holm at --alpha")
+    p.add_argument("--subsets", type=int, default=200, metavar="K",
+                   help="subsets of the --robustness stability check (default 200)")
     add_device_options(p)  # sentence encoders and the encoder of gloss sense vectors
     p.set_defaults(run=_run_weat)
 
@@ -66,21 +78,51 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
         args.tests, args.model or ["glove-6b-50d"], alpha=args.alpha,
         n_samples=args.permutations, seed=args.seed, ddof=args.ddof, variant=args.variant,
         alternative=args.alternative, method="parametric" if args.parametric else "auto",
+        level=args.level, n_resamples=args.resamples,
         **({"lowercase": True} if args.lowercase else {}), **device_options(args),
     )
-    rows = suite.records()
+    rows = suite.records(robustness=args.robustness, k=args.subsets)
     if args.format == "json":
         json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
         out.write("\n")
     elif args.format == "tsv":
         out.write(suite.to_tsv())
     else:
-        print_table(rows, ("test", "model", "effect_size", "p_value", "method", "n_permutations",
+        for r in rows:
+            r["d_interval"] = interval_text(r.get("effect_size_interval"))
+        print_table(rows, ("test", "model", "effect_size", "d_interval", "p_value", "method", "n_permutations",
                             "p_value_holm", "significant_holm", "oov"), out)
         for r in rows:
             for note in r["notes"]:
                 out.write(f"note [{r['test']}]: {note}\n")
+            if args.robustness:
+                write_robustness(r, out)
     return 0
+
+
+def interval_text(record: dict[str, Any] | None) -> str:
+    """``[low, high]`` of an interval record, ``-`` when there is none."""
+    return "-" if record is None else f"[{record['low']:+.3f}, {record['high']:+.3f}]"
+
+
+def write_robustness(row: dict[str, Any], out: Any) -> None:
+    """The --robustness lines of one table row: the stability verdict with its rule, the words that move d most,
+    the words whose removal flips the sign or the significance, and the templates' spread (SEAT)."""
+    test, st = row["test"], row["stability"]
+    out.write(f"stability [{test}]: {st['verdict']} ({st['share_same_sign']:.0%} same sign, "
+              f"{st['share_significant']:.0%} significant); rule: {st['rule']}\n")
+    movers = sorted((r for r in row["influence"] if r["effect_size_change"] is not None),
+                    key=lambda r: -abs(r["effect_size_change"]))[:3]
+    shown = ", ".join(f"{r['word']!r} ({r['set']}) d {r['effect_size_without']:+.3f}" for r in movers)
+    out.write(f"influence [{test}]: d moves most without {shown}\n")
+    for what in ("sign", "significance"):
+        flips = [r["word"] for r in row["influence"] if r[f"flips_{what}"]]
+        if flips:
+            out.write(f"influence [{test}]: leaving out {', '.join(map(repr, flips))} flips the {what}\n")
+    spread = (row.get("templates") or {}).get("spread") or {}
+    for role, sp in spread.items():
+        if sp:
+            out.write(f"templates [{test}]: d per {role[:-1]} template from {sp['min']:+.3f} to {sp['max']:+.3f}\n")
 
 
 def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:

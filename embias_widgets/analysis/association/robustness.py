@@ -132,13 +132,13 @@ def influence_method(result: Any, loo: LeaveOneOut, rule: str) -> str:
     how = "exact permutation tests" if exact else "sampled permutation tests (splits shared by every word, seeded)"
     unit = "word (all its sentences)" if result.item_words is not None else "word"
     return (f"each {unit} of each set left out in turn, every other choice kept (variant, ddof, seed); p from "
-            f"{how}; flips_significance: {rule}")
+            f"{how}; flips_significance: the test's significance changes, significant meaning {rule}")
 
 
 def significance_rule(alpha: float, correction: str | None = None) -> str:
     """The significance rule in words (what flips_significance and the stability share use)."""
     if correction:
-        return f"p crosses alpha = {alpha:g} after {correction}"
+        return f"rejected by {correction} at alpha = {alpha:g}"
     return f"p < alpha = {alpha:g}, no correction for multiple tests"
 
 

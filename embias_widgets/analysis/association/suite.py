@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ...metrics import HolmResult, holm_bonferroni
 from ...models import load_model
 from ...stimuli import AssociationTestSpec, bundled_test_names
@@ -23,6 +25,7 @@ from ...stimuli.sentence_tests import SentenceTestSpec, sentence_test_names
 from ...stimuli.spreadsheet_safe import tsv_text
 from .catalog import association_test_for
 from .result import AssociationTestResult
+from .robustness import DEFAULT_RESAMPLES
 from .validation import AssociationInputError
 
 RESULTS_COLUMNS = (
@@ -63,9 +66,12 @@ class SuiteResult:
     def alpha(self) -> float:
         return self.holm.alpha
 
-    def records(self) -> list[dict[str, Any]]:
-        """One JSON-ready dict per row: :meth:`AssociationTestResult.to_dict` plus
-        ``model`` (as given), ``significant_holm``, ``p_value_holm`` and ``alpha``."""
+    def records(self, *, robustness: bool = False, k: int = 200, keep: float = 0.8) -> list[dict[str, Any]]:
+        """One JSON-ready dict per row: :meth:`AssociationTestResult.to_dict` (its ``effect_size_interval``
+        included) plus ``model`` (as given), ``significant_holm``, ``p_value_holm`` and ``alpha``. With
+        ``robustness``, also :meth:`AssociationTestResult.robustness`'s ``influence``, ``influence_method``,
+        ``stability`` (``k`` subsets keeping ``keep``) and ``templates``, significance judged as the row's:
+        Holm-Bonferroni at ``alpha`` over all rows, the row's p replaced and the other rows' p kept."""
         rows = []
         for i, result in enumerate(self.results):
             row = result.to_dict()
@@ -73,8 +79,27 @@ class SuiteResult:
             row["significant_holm"] = bool(self.holm.reject[i])
             row["p_value_holm"] = float(self.holm.adjusted[i])
             row["alpha"] = float(self.alpha)
+            if robustness:
+                row.update(result.robustness(alpha=self.alpha, significant=self.holm_significance(i), k=k, keep=keep,
+                                             correction=f"Holm-Bonferroni over the {len(self.results)} row(s) "
+                                             "(the other rows' p kept)"))
             rows.append(row)
         return rows
+
+    def holm_significance(self, i: int) -> Any:
+        """A function of an array of p: whether row ``i`` would be significant with that p (Holm-Bonferroni at
+        ``alpha`` over all rows, every other row's p as run); what word influence and stability judge by."""
+        pvalues = np.array([r.pvalue for r in self.results], dtype=np.float64)
+
+        def significant(p: np.ndarray) -> np.ndarray:
+            out = []
+            for value in np.atleast_1d(p):
+                trial = pvalues.copy()
+                trial[i] = value
+                out.append(bool(holm_bonferroni(trial, alpha=self.alpha).reject[i]))
+            return np.array(out, dtype=bool)
+
+        return significant
 
     def summary(self) -> str:
         """One line: how many rows, and how many are significant before and after Holm-Bonferroni."""
@@ -157,6 +182,8 @@ def run_suite(
     alternative: str = "greater",
     method: str = "auto",
     progress: bool | None = None,
+    level: float = 0.95,
+    n_resamples: int = DEFAULT_RESAMPLES,
     **model_options: Any,
 ) -> SuiteResult:
     """Run every test on every model; Holm-Bonferroni at ``alpha`` over all rows.
@@ -174,6 +201,8 @@ def run_suite(
         As for :class:`AssociationTest`; the same seed for every row.
     progress
         tqdm bar over the runs; ``None`` shows it for four runs or more.
+    level, n_resamples
+        Every row's bootstrap interval of d (words resampled within each set; ``n_resamples=0``: none).
     """
     from tqdm.auto import tqdm
 
@@ -192,7 +221,8 @@ def run_suite(
     results, names = [], []
     for name, model, test in tqdm(pairs, desc="association tests", unit="test", disable=not show):
         try:
-            results.append(association_test_for(test, model=model, **options).run())
+            results.append(association_test_for(test, model=model, **options).run(
+                confidence_interval=n_resamples > 0, level=level, n_resamples=max(n_resamples, 1)))
         except AssociationInputError as err:
             label = getattr(test, "name", test)
             raise AssociationInputError(f"test {label!r} on model {name!r}: {err}") from None
