@@ -12,6 +12,8 @@ depends on which worker ran what: the demo model's scores then agree to about 1e
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import re
 import threading
 from collections.abc import Callable, Sequence
@@ -31,14 +33,57 @@ from .resume import NliRunError
 WORKER_ENVIRON = {"MALLOC_MMAP_THRESHOLD_": 1 << 25}
 
 
+#: Imported once by the fork server that starts :func:`local_cluster`'s workers (see :func:`worker_start_method`).
+WORKER_PRELOAD = ("distributed", "numpy", "pandas", "scipy", "torch", "transformers",
+                  "transformers.models.bert.modeling_bert", "transformers.models.roberta.modeling_roberta",
+                  "transformers.models.albert.modeling_albert", "embias_widgets.analysis.nli.dask_runner",
+                  "embias_widgets.models.nli_classifiers")
+#: One BLAS / OpenMP thread per worker process (set in the fork server's environment before it imports torch).
+_ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+
+
+def worker_start_method() -> str:
+    """How :func:`local_cluster` starts worker processes: ``"forkserver"`` where the platform has it, else Dask's
+    default (``"spawn"``).
+
+    A spawned worker imports torch, transformers, Dask and this package itself: about 6 s of CPU each
+    (measured on this project's 2-core CI machine), so eight workers on two cores took minutes to start. A
+    fork server imports :data:`WORKER_PRELOAD` once, in a process started with :data:`WORKER_ENVIRON` and one
+    thread per BLAS/OpenMP pool (glibc and libgomp read their settings at process start), and each worker is a
+    fork of it: its start costs a fork, not the imports. The fork server is started with the first cluster of
+    a process and serves later ones."""
+    import dask
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return str(dask.config.get("distributed.worker.multiprocessing-method"))
+    from multiprocessing import forkserver
+
+    from distributed.utils import get_mp_context
+
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        context = get_mp_context()  # distributed sets its own preload list once; ours replaces it
+    context.set_forkserver_preload(list(WORKER_PRELOAD))
+    environ = {k: str(v) for k, v in {**WORKER_ENVIRON, **_ONE_THREAD}.items() if k not in os.environ}
+    os.environ.update(environ)  # the fork server inherits this process's environment as it starts
+    try:
+        forkserver.ensure_running()
+    finally:
+        for key in environ:
+            os.environ.pop(key, None)
+    return "forkserver"
+
+
 def local_cluster(n_workers: int) -> Any:
     """A ``LocalCluster`` of ``n_workers`` single-thread worker processes, each started with
-    :data:`WORKER_ENVIRON` (unless Dask's ``distributed.nanny.pre-spawn-environ`` already sets the variable)."""
+    :data:`WORKER_ENVIRON` (unless Dask's ``distributed.nanny.pre-spawn-environ`` already sets the variable),
+    forked from a fork server that has imported torch and this package once (:func:`worker_start_method`)."""
     import dask
     from distributed import LocalCluster
 
     preset = dask.config.get("distributed.nanny.pre-spawn-environ", default=None) or {}
-    extra = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_ENVIRON.items() if k not in preset}
+    extra: dict[str, Any] = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_ENVIRON.items()
+                             if k not in preset}
+    extra["distributed.worker.multiprocessing-method"] = worker_start_method()
     with dask.config.set(extra):  # read by each nanny as it is made, inside LocalCluster(...)
         return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
 
