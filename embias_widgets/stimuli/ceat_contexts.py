@@ -129,8 +129,9 @@ def _template_sets(spec: AssociationTestSpec) -> dict[str, object]:
         "contexts=<a text file, one sentence per line> (CLI --contexts FILE) or contexts='wordnet'")
 
 
+@functools.lru_cache(maxsize=32)
 def template_contexts(spec: AssociationTestSpec) -> WordContexts:
-    """Each word's SEAT template sentences that hold it (May et al. 2019; see the module docstring)."""
+    """Each word's SEAT template sentences that hold it (May et al. 2019; see the module docstring); cached."""
     found: dict[str, tuple[tuple[str, Span], ...]] = {}
     for sentence_set in _template_sets(spec).values():
         for word, sentences in sentence_set.sentences_by_word().items():  # type: ignore[attr-defined]

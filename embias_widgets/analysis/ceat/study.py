@@ -52,10 +52,25 @@ def load_contextual_model(model: Any, **options: Any) -> Any:
         raise CeatInputError(f"{model!r} gives static or sense vectors, one per word: CEAT needs a contextual "
                              "encoder (a sentence encoder such as all-MiniLM-L6-v2, a masked LM, or a model "
                              "directory or hub name)")
+    if kind is None and _is_masked_lm(str(model)):  # its own class: no unused-head warnings, its lowercasing
+        from ...models.language_models import load_likelihood_model
+
+        return load_likelihood_model(str(model), kind="masked", progress=False, **options)
     loaded = load_model(str(model), **options)
     if not hasattr(loaded, "tokenizer"):
         raise CeatInputError(f"{model!r} has no token vectors (e.g. the CBoW baseline): CEAT needs a transformer")
     return loaded
+
+
+def _is_masked_lm(name: str) -> bool:
+    """Whether a model directory or hub name is saved as a masked LM (its config's architectures)."""
+    try:
+        from transformers import AutoConfig
+
+        architectures = AutoConfig.from_pretrained(name).architectures or []
+    except (OSError, ValueError):
+        return False  # not a model: load_model says why
+    return any(str(a).endswith("ForMaskedLM") for a in architectures)
 
 
 class ContextualAssociationTest:

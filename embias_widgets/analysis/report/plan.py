@@ -24,13 +24,17 @@ KINDS = ("static", "sentence", "sense", "masked-lm", "causal-lm", "nli")
 
 SECTIONS_BY_KIND: dict[str, tuple[str, ...]] = {
     "static": ("weat", "ripa", "debias"),
-    "sentence": ("seat", "sense-weat"),
+    "sentence": ("seat", "sense-weat", "ceat"),
     "sense": ("sense-weat",),
-    "masked-lm": ("crows-pairs", "stereoset", "sense-pairs", "sssb"),
+    "masked-lm": ("crows-pairs", "stereoset", "sense-pairs", "sssb", "ceat"),
     "causal-lm": ("crows-pairs", "stereoset"),
     "nli": ("nli-gender-occupation", "nli-nationality-polarity", "nli-religion-polarity"),
 }
 
+CEAT_FULL_TESTS = ("weat1", "weat2", "weat3", "weat4", "weat5", "weat6", "weat7", "weat8", "weat9", "weat10",
+                   "ceat11", "ceat12", "ceat13", "ceat14")
+"""CEAT in a full report: Guo & Caliskan's C1-C10 (WEAT 1-10) and their intersectional tests 11-14, with the
+bundled template contexts and the paper's 10,000 samples (quick: weat6, 200 samples)."""
 WEAT_TESTS = ("weat1", "weat2", "weat3", "weat4", "weat5", "weat6", "weat7", "weat8", "weat9", "weat10",
               "weat3b", "weat5b", "weat6b", "weat7b", "weat8b")
 """Caliskan et al.'s WEAT 1-10 and May et al.'s group-term ``b`` variants."""
@@ -38,13 +42,14 @@ WEAT_TESTS = ("weat1", "weat2", "weat3", "weat4", "weat5", "weat6", "weat7", "we
 QUICK_SIZES: dict[str, Any] = {
     "permutations": 10_000, "seat_tests": ("sent-weat6",),
     "sense_tests": ("sense-weat1",), "debias_random": 1, "crows_pairs": 8, "stereoset_items": 8,
-    "sense_pairs": 12, "nli_pairs": 48,
+    "sense_pairs": 12, "nli_pairs": 48, "ceat_tests": ("weat6",), "ceat_samples": 200,
 }
 """``--quick``: minutes on a laptop CPU. p over 10,000 splits (so that the smallest p, 1e-4, can pass
 Holm-Bonferroni over a report's tests); the first N data pairs; a seeded sample of N pairs per NLI probe."""
 FULL_SIZES: dict[str, Any] = {
     "permutations": 100_000, "seat_tests": "all", "sense_tests": "all", "debias_random": 8,
     "crows_pairs": None, "stereoset_items": None, "sense_pairs": None, "nli_pairs": 2_000,
+    "ceat_tests": CEAT_FULL_TESTS, "ceat_samples": 10_000,
 }
 """The default: every test and pair (``None`` = all), May et al.'s 100,000 permutations, Dev et al.'s 8 random
 directions, a seeded sample of 2,000 pairs per NLI probe."""
@@ -232,7 +237,8 @@ def describe_sizes(quick: bool) -> str:
     return (f"{'quick' if quick else 'full'} report: WEAT 1-10 + b variants with {s['permutations']:,} permutations; "
             f"{seat}; {sense}; debiasing check against {s['debias_random']} random direction(s); CrowS-Pairs "
             f"{n(s['crows_pairs'], 'pairs')}; StereoSet {n(s['stereoset_items'], 'items')}; sense-sensitive "
-            f"{n(s['sense_pairs'], 'pairs')}; NLI {n(s['nli_pairs'], 'pairs')} per probe (seeded sample)")
+            f"{n(s['sense_pairs'], 'pairs')}; NLI {n(s['nli_pairs'], 'pairs')} per probe (seeded sample); CEAT "
+            f"{', '.join(s['ceat_tests'])} with {s['ceat_samples']:,} samples of template contexts")
 
 
 def plan_sections(models: list[ModelSpec], data: dict[str, str | None], *, quick: bool, seed: int,
@@ -260,5 +266,5 @@ _OPTIONS_OF = {
     "weat": ("permutations",), "ripa": (), "debias": ("permutations", "debias_random"),
     "seat": ("permutations", "seat_tests"), "sense-weat": ("permutations", "sense_tests"),
     "sense-pairs": ("sense_pairs",), "crows-pairs": ("crows_pairs",), "stereoset": ("stereoset_items",), "sssb": (),
-    "nli": ("nli_pairs",),
+    "nli": ("nli_pairs",), "ceat": ("ceat_tests", "ceat_samples"),
 }

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ...metrics import holm_bonferroni
-from . import sections_lm
+from . import sections_ceat, sections_lm
 from .plan import ReportInputError, SectionSpec, describe_sizes, iv_report, iv_runtime, plan_sections
 from .published import figures_for
 from .result import SCHEMA, ReportResult
@@ -34,12 +34,12 @@ def runner(method: str) -> Callable[[SectionSpec], dict[str, Any]]:
     """The function that runs ``method``."""
     table = {"weat": run_weat, "ripa": run_ripa, "debias": run_debias, "seat": run_seat, "sense-weat": run_sense_weat,
              "crows-pairs": sections_lm.run_crows, "stereoset": sections_lm.run_stereoset,
-             "sense-pairs": sections_lm.run_sense_pairs, "sssb": sections_lm.run_sssb}
+             "sense-pairs": sections_lm.run_sense_pairs, "sssb": sections_lm.run_sssb, "ceat": sections_ceat.run_ceat}
     return table.get(method) or sections_lm.run_nli
 
 
 _PRECISION_OF = {"seat": "vectors", "sense-weat": "vectors", "crows-pairs": "scores", "stereoset": "scores",
-                 "sense-pairs": "scores", "sssb": "scores"}
+                 "sense-pairs": "scores", "sssb": "scores", "ceat": "vectors"}
 
 
 def precision_notes(spec: SectionSpec) -> list[str]:

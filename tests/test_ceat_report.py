@@ -1,0 +1,46 @@
+"""The report's CEAT section: planned for sentence encoders and masked LMs at the stated sizes, and its row is
+the study's own numbers (run on the tiny masked LM's directory)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from _tiny_lm import tiny_mlm_dir
+
+from embias_widgets.analysis.ceat import ContextualAssociationTest
+from embias_widgets.analysis.report.plan import ModelSpec, describe_sizes, plan_sections, sizes
+from embias_widgets.analysis.report.runner import run_section
+from embias_widgets.analysis.report.sections import TITLES, WHAT
+
+
+def test_planned_for_sentence_encoders_and_masked_lms_only():
+    models = [ModelSpec(n, k) for n, k in (("glove-6b-50d", "static"), ("all-MiniLM-L6-v2", "sentence"),
+                                           ("embias-demo-mlm", "masked-lm"), ("embias-demo-nli", "nli"))]
+    quick = [s for s in plan_sections(models, {"crows-pairs": None, "stereoset": None}, quick=True, seed=5)
+             if s.method == "ceat"]
+    assert [s.model.name for s in quick] == ["all-MiniLM-L6-v2", "embias-demo-mlm"]
+    assert quick[0].options == {"seed": 5, "ceat_tests": ("weat6",), "ceat_samples": 200}
+    full = sizes(False)
+    assert full["ceat_samples"] == 10_000 and full["ceat_tests"][-4:] == ("ceat11", "ceat12", "ceat13", "ceat14")
+    assert "CEAT weat6 with 200 samples" in describe_sizes(True)
+    assert "ceat" in TITLES and "Guo & Caliskan" in WHAT["ceat"]
+
+
+def test_section_row_is_the_studys_result():
+    spec = next(s for s in plan_sections([ModelSpec(str(tiny_mlm_dir()), "masked-lm")],
+                                         {"crows-pairs": None, "stereoset": None}, quick=True, seed=2)
+                if s.method == "ceat")
+    outcome, _ = run_section(spec)
+    outcome = json.loads(json.dumps(outcome))
+    columns = outcome["table"]["columns"]
+    row = dict(zip(columns, outcome["table"]["rows"][0], strict=True))
+    direct = ContextualAssociationTest("weat6", model=str(tiny_mlm_dir()), contexts="templates",
+                                       device="cpu").run(200, seed=2)
+    assert row["test"] == "weat6" and row["N"] == 200
+    assert row["combined effect size"] == pytest.approx(direct.combined_effect_size, rel=1e-9)
+    assert row["95% interval"]["low"] == pytest.approx(direct.meta.interval[0], rel=1e-9)
+    assert row["I^2"] == pytest.approx(direct.meta.i_squared) and row["words without contexts"] == 0
+    assert outcome["tests"] == [{"label": "CEAT weat6", "p": direct.p_value}]
+    assert outcome["chart"]["interval"] == "95% interval" and outcome["chart"]["ref"] == 0
+    assert any("bleached templates" in n for n in outcome["notes"])
