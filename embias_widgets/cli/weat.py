@@ -132,7 +132,12 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
         args.tests, args.model or ["gloss:all-MiniLM-L6-v2"], senses=args.senses or "max",
         n_samples=args.permutations, seed=args.seed, ddof=args.ddof, alternative=args.alternative,
         method="parametric" if args.parametric else "auto", model_options=device_options(args),
+        level=args.level, n_resamples=args.resamples,
     )
+    if args.robustness:
+        for r in rows:
+            r["notes"].append("--robustness: word influence, subset stability and templates are computed for WEAT "
+                              "and SEAT, not for sense WEAT; its d has its interval (effect_size_interval)")
     if args.format == "json":
         json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
         out.write("\n")
@@ -144,7 +149,9 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
         for r in rows:
             r["word_average_d"] = r["word_level"]["word_average"]["effect_size"]
             r["word_max_d"] = r["word_level"]["word_max"]["effect_size"]
-        print_table(rows, ("test", "model", "senses", "effect_size", "p_value", "word_average_d", "word_max_d"), out)
+            r["d_interval"] = interval_text(r.get("effect_size_interval"))
+        print_table(rows, ("test", "model", "senses", "effect_size", "d_interval", "p_value", "word_average_d",
+                           "word_max_d"), out)
         for r in rows:
             for note in r["notes"]:
                 out.write(f"note [{r['test']}]: {note}\n")

@@ -127,18 +127,18 @@ class SentenceAssociationTest(AssociationTest):
             of = {sentence: word for word, ss in self.sentences_by_word(key).items() for sentence in ss}
             words[key] = tuple(of.get(item, item) for item in result.items[key])
             made_from = self.sentence_templates(key)
-            templates[key] = tuple(made_from.get(item, "{w}") for item in result.items[key])
+            templates[key] = tuple(made_from.get(item, "___") for item in result.items[key])
         return replace(result, item_words=words, item_templates=templates)
 
     def sentence_templates(self, key: str) -> dict[str, str]:
-        """sentence -> the template it was made from (``"This is {a}."``), for set ``key``."""
+        """sentence -> the template frame it was made from (``"This is ___."``, :func:`frame_of`), for set ``key``."""
         current = getattr(self.sentence_spec, key)
         out: dict[str, str] = {}
         for word in current.words:
             kind = current.kind_of(word)
             made = fill(word, kind, pronoun=current.pronoun, plural_form=current.plurals.get(word))
             for sentence, template in zip(made, TEMPLATES[kind], strict=True):
-                out.setdefault(sentence, template)
+                out.setdefault(sentence, frame_of(template))
         return out
 
     # -- encoding ----------------------------------------------------------
@@ -158,3 +158,10 @@ class SentenceAssociationTest(AssociationTest):
                 )
         return notes
 
+
+def frame_of(template: str) -> str:
+    """A template with its slot written ``___`` whatever the slot's form (``{w}``, ``{a}`` with its article,
+    ``{p}`` plural), so "This is {a}." (nouns) and "This is {w}." (adjectives) are one frame."""
+    for slot in ("{w}", "{a}", "{p}"):
+        template = template.replace(slot, "___")
+    return template

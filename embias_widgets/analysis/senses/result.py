@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import AssociationResult
+from ...metrics import AssociationResult, BootstrapInterval
 from ...metrics.senses import MaxSenseResult
 from ...palette import altair_scale, group_colors
 from ..association import MergedItems, association_record
+from ..association.robustness import interval_record
 
 LEVELS = ("sense", "word_average", "word_max")
 LEVEL_TITLES = {
@@ -67,6 +68,16 @@ class SenseAssociationResult:
     first look, ``run(provisional=True)``); the full run samples ``provisional_of`` splits."""
     provisional_levels: tuple[str, ...] = field(default=())
     """The levels (of :data:`LEVELS`) whose p is provisional; every d is final."""
+    interval: BootstrapInterval | None = field(default=None)
+    """The bootstrap interval of the sense level's d (items resampled within each set), or None."""
+    seed: int | None = field(default=None)
+    """The study's seed (permutations and bootstrap)."""
+
+    def interval_record(self) -> dict[str, Any] | None:
+        """``{"low", "high", "level", "method"}`` of the sense level's d (None when there is none)."""
+        if self.effect_size is None:
+            return None
+        return interval_record(self.interval, seed=self.seed, what="items (senses or lemmas)")
 
     def provisional_of_level(self, level: str) -> int | None:
         """:attr:`provisional_of` when the p of ``level`` is provisional, else ``None`` (what the bars take)."""
@@ -95,6 +106,9 @@ class SenseAssociationResult:
         """One line: d and p of the sense level and of both word-level twins."""
         parts = [f"{level} d = {_d_text(self.core(level).effect_size)} (p = {self.core(level).pvalue:.3g}"
                  + (", provisional)" if level in self.provisional_levels else ")") for level in LEVELS]
+        record = self.interval_record()
+        if record is not None:
+            parts[0] += f" [{record['level']:.0%} CI {record['low']:+.3f}, {record['high']:+.3f}]"
         return f"{self.test} on {self.model}: " + "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -102,6 +116,7 @@ class SenseAssociationResult:
         core = self.core()
         return {
             **association_record(self.test, self.model, self.options, core),
+            "effect_size_interval": self.interval_record(),
             **{f"num_{k}": len(v) for k, v in self.items.items()},
             "categories": self.categories,
             "senses": self.senses,

@@ -19,8 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import AssociationResult, weat
+from ...metrics import AssociationResult, BootstrapInterval, weat
+from ...metrics.association import unit_rows
+from ...metrics.bootstrap import effect_size_interval_from_cosines
 from ...metrics.permutation import first_block_samples
+from ...metrics.robustness_groups import max_pair_cosines
 from ...metrics.samplers import DEFAULT_SAMPLER
 from ...metrics.senses import MaxSenseResult, sense_weat
 from ...models.registry import load_sense_model
@@ -160,7 +163,8 @@ class SenseAssociationTest:
             self._twins[twin_key] = (word_average, word_max)
         return self._twins[twin_key], options is not self.options
 
-    def run(self, *, provisional: bool = False) -> SenseAssociationResult:
+    def run(self, *, provisional: bool = False, confidence_interval: bool = True, level: float = 0.95,
+            n_resamples: int = 2_000) -> SenseAssociationResult:
         """Encode what is new, run the sense test (eq. 2, ``max``) and both word-level twins.
 
         With ``provisional``, a sampled test draws only the first block of the full run's splits (the same
@@ -168,6 +172,10 @@ class SenseAssociationTest:
         :meth:`AssociationTest.run <embias_widgets.analysis.association.AssociationTest.run>` does: every d is
         final, the p of the levels named in ``result.provisional_levels`` a quick estimate (twins already run in
         full are reused in full). A live editor shows it at once, then runs again without ``provisional``.
+
+        The sense level's d gets its bootstrap interval at ``level`` (on by default, ``confidence_interval=False``
+        leaves it out): ``n_resamples`` resamples of the items of each set, an item's cosine with an attribute
+        item being the max over their sense pairs, as in the test (:func:`_sense_interval`).
         """
         resolved, item_notes = resolve_sets(
             self.spec, self.model, self._wordnet(), drop_unknown_lemmas=self.drop_unknown_lemmas
@@ -185,8 +193,12 @@ class SenseAssociationTest:
 
         n_x = len(resolved["targ1"])
         quick = self._quick_options(n_x + len(resolved["targ2"]), n_x) if provisional else None
-        sense = sense_weat(*[[item_vectors(r) for r in resolved[k]] for k in SET_KEYS], rng=self.seed,
-                           **(quick or self.options))
+        item_sets = [[item_vectors(r) for r in resolved[k]] for k in SET_KEYS]
+        sense = sense_weat(*item_sets, rng=self.seed, **(quick or self.options))
+        interval = None
+        if confidence_interval and sense.result.effect_size is not None:
+            interval = _sense_interval(item_sets, ddof=self.options["ddof"], n_resamples=n_resamples, level=level,
+                                       seed=self.seed)
         word_items, merged = one_item_per_lemma(resolved)
         (word_average, word_max), twins_quick = self._word_twins(word_items, groups, provisional=provisional)
         quick_levels = (("sense",) if quick else ()) + (("word_average", "word_max") if twins_quick else ())
@@ -213,4 +225,20 @@ class SenseAssociationTest:
             word_items=word_items,
             provisional_of=self.options["n_samples"] if quick_levels else None,
             provisional_levels=quick_levels,
+            interval=interval,
+            seed=self.seed,
         )
+
+
+def _sense_interval(item_sets: list[list[np.ndarray]], *, ddof: int, n_resamples: int, level: float,
+                    seed: int | None) -> BootstrapInterval:
+    """Percentile bootstrap interval of the sense level's d: items resampled within each set, the item-level
+    cosine ``max over sense pairs`` (:func:`~embias_widgets.metrics.robustness_groups.max_pair_cosines`) and
+    the ``max`` variant of s, so a replicate's d is :func:`sense_weat`'s on the resampled items."""
+    X, Y, A, B = ([unit_rows(np.atleast_2d(np.asarray(g, dtype=np.float64))) for g in groups]
+                  for groups in item_sets)
+    targets = [*X, *Y]
+    return effect_size_interval_from_cosines(
+        max_pair_cosines(targets, A), max_pair_cosines(targets, B), len(X), variant="max", ddof=ddof,
+        n_resamples=n_resamples, confidence_level=level, rng=seed,
+    )

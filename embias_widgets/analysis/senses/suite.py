@@ -31,6 +31,11 @@ def uses_senses(tests: Iterable[str], models: Iterable[Any]) -> bool:
         raise ValueError(f"cannot mix sense models with word/sentence models ({', '.join(plain)}): run them separately")
     sense_tests = [t for t in tests if is_sense_test(t)]
     if sense_tests and models and not any(sense_models):
+        missing = [str(m) for m in models if isinstance(m, str | Path) and Path(str(m)).suffix.lower() in (
+            ".npz", ".txt") and not Path(m).expanduser().exists()]
+        if missing:
+            raise ValueError(f"no sense-vector file at {missing[0]!r}: check the path ({', '.join(sense_tests)} "
+                             "need a sense model: an LMMS .npz/.txt or ARES .txt file, or gloss:<encoder>)")
         raise ValueError(
             f"{', '.join(sense_tests)} need a sense model: --model gloss:all-MiniLM-L6-v2, gloss:<encoder>, "
             "or an LMMS .npz/.txt or ARES .txt file"
@@ -39,9 +44,11 @@ def uses_senses(tests: Iterable[str], models: Iterable[Any]) -> bool:
 
 
 def run_sense_suite(tests: Iterable[str], models: Iterable[Any], *, senses: str = "max",
-                    model_options: dict[str, Any] | None = None, **options: Any) -> list[dict]:
+                    model_options: dict[str, Any] | None = None, level: float = 0.95, n_resamples: int = 2_000,
+                    **options: Any) -> list[dict]:
     """Every test on every sense model; one record per (test, model) as :meth:`SenseAssociationResult.to_dict`
-    (``model_options``, e.g. ``device`` and ``dtype``, go to :func:`~embias_widgets.models.load_sense_model`)."""
+    (``model_options``, e.g. ``device`` and ``dtype``, go to :func:`~embias_widgets.models.load_sense_model`;
+    ``level`` and ``n_resamples``: the sense level's bootstrap interval of d, none when ``n_resamples=0``)."""
     names = [n for t in tests for n in (sense_test_names() if t == "all" else [t])]
     rows = []
     for model in models:
@@ -50,5 +57,6 @@ def run_sense_suite(tests: Iterable[str], models: Iterable[Any], *, senses: str 
             # word tests read as lemmas leave out what WordNet lacks, as word tests leave out OOV words
             study = SenseAssociationTest(name, model=loaded, senses=senses, drop_unknown_lemmas=not is_sense_test(name),
                                          **options)
-            rows.append(study.run().to_dict())
+            rows.append(study.run(confidence_interval=n_resamples > 0, level=level,
+                                  n_resamples=max(n_resamples, 1)).to_dict())
     return rows
