@@ -1,14 +1,17 @@
 // EffectSizeBars: the effect size d on a fixed -2..2 axis (values beyond it
-// are clipped with an arrow and their value), p with its significance mark and
-// alpha, and one bar per target word for s(w, A, B) on its own axis, with the
-// two cosine terms on hover. Every number comes from Python; this view only
-// maps numbers to pixels and formats them.
+// are clipped with an arrow and their value) with its interval as whiskers, p
+// with its significance mark, alpha and correction, the stability verdict with
+// its rule, one bar per target word for s(w, A, B) on its own axis, with the
+// two cosine terms on hover, and the word-influence view (lib/robustness.js).
+// Every number comes from Python; this view only maps numbers to pixels and
+// formats them.
 import "./effect_size_bars.css";
 import { h, listen, s, signed } from "./lib/dom.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
 import { fitWords } from "./lib/labels.js";
 import { fitKey } from "./lib/wrap.js";
 import { clipped, linear, niceDomain, signedBar, tickLabel } from "./lib/scale.js";
+import { drawWhisker, influenceView, intervalText, verdictNodes } from "./lib/robustness.js";
 import { busyIndicator, errorState, helpButton, mountRoot, toolbar, watchWidth } from "./lib/ui.js";
 
 let WIDTH = 560; // the drawing width: set from the root's width (watchWidth) before each draw
@@ -23,7 +26,7 @@ function arrow(x, y, dir) {
   return s("polygon", { points: pts, class: "esb-arrow" });
 }
 
-function drawEffect(svg, d) {
+function drawEffect(svg, d, interval, without) {
   const left = 30;
   const right = WIDTH - 30;
   const x = linear(AXIS, [left, right]);
@@ -34,6 +37,14 @@ function drawEffect(svg, d) {
   }
   if (d === null || d === undefined) return;
   const { x: bx, width } = signedBar(x, d);
+  const marks = () => {
+    drawWhisker(svg, x, interval, { y: 21, left, right });
+    if (without !== null && without !== undefined) {
+      const wx = x(without);
+      svg.append(s("polygon", { points: `${wx},9 ${wx + 4},4 ${wx - 4},4`, class: "esb-without", "data-without": String(without) }),
+        s("line", { x1: wx, x2: wx, y1: 9, y2: 33, class: "esb-without-line" }));
+    }
+  };
   svg.append(
     s("rect", {
       x: bx.toFixed(2),
@@ -44,6 +55,7 @@ function drawEffect(svg, d) {
       "data-effect-size": String(d),
     }),
   );
+  marks();
   const side = clipped(d, AXIS);
   if (side) {
     const edge = side === "high" ? right : left;
@@ -86,7 +98,7 @@ function hoverable(nodes, tip, r) {
   }
 }
 
-function drawWords(svg, rows, domain, ticks, cats, tip, onToggle) {
+function drawWords(svg, rows, domain, ticks, cats, tip, onToggle, onPick) {
   const plotLeft = LABEL_W + 10;
   const plotRight = WIDTH - VALUE_W - 6;
   const x = linear(domain, [plotLeft, plotRight]);
@@ -146,6 +158,7 @@ function drawWords(svg, rows, domain, ticks, cats, tip, onToggle) {
       });
     }
     hoverable(nodes, tip, r);
+    if (r.kind !== "sentence") bar.addEventListener("click", () => onPick(r.set, r.word)); // its influence on d
     svg.append(...nodes);
     const side = clipped(r.association, domain);
     if (side) svg.append(arrow(side === "high" ? plotRight + 1 : plotLeft - 1, y + ROW / 2, side === "high" ? 1 : -1));
@@ -194,6 +207,18 @@ function render({ model, el }) {
   const effectSvg = s("svg", { width: WIDTH, height: 56, class: "esb-effect", role: "img" });
   const value = h("div", { className: "esb-value" });
   const how = h("div", { className: "esb-how" });
+  const rule = h("div", { className: "esb-rule" });
+  let without = null; // d without the word picked in the influence view (marked on d's axis)
+  const influence = influenceView({
+    onSelect: (r) => {
+      const next = r ? r.effect_size_without ?? null : null;
+      if (next === without) return;
+      without = next;
+      const failed = Boolean(model.get("error")) || Boolean(model.get("stale"));
+      drawEffect(effectSvg, failed ? null : model.get("effect_size"), failed ? null : model.get("effect_size_interval"), without);
+      el.dataset.without = without === null ? "" : String(without);
+    },
+  });
   const error = errorState(el);
   const busy = busyIndicator(el);
   const legend = h("div", { className: "embias-legend esb-legend" });
@@ -224,14 +249,19 @@ function render({ model, el }) {
     csv: () => {
       const d = model.get("effect_size");
       const p = model.get("p_value");
+      const ci = model.get("effect_size_interval") || {};
+      const without = new Map((model.get("influence") || []).map((r) => [`${r.set}\u0000${r.word}`, r.effect_size_without]));
       const rows = (model.get("per_word") || []).map((r) => [
         model.get("test_name"), model.get("model_name"), r.set, r.category, r.word, r.association, r.cos_a, r.cos_b, d, p,
+        ci.low, ci.high, ci.level, model.get("alpha"), model.get("correction"), (model.get("stability") || {}).verdict,
+        without.get(`${r.set}\u0000${r.word}`),
       ]);
-      return toCSV(["test", "model", "set", "category", "word", "association", "cos_a", "cos_b", "effect_size", "p_value"], rows);
+      return toCSV(["test", "model", "set", "category", "word", "association", "cos_a", "cos_b", "effect_size", "p_value",
+        "effect_size_low", "effect_size_high", "interval_level", "alpha", "correction", "stability", "effect_size_without_word"], rows);
     },
     svgs: () => [effectSvg, wordsSvg],
   });
-  const help = helpButton(["d", "p", "significance", "sw", "small_sets"]);
+  const help = helpButton(["d", "interval", "p", "significance", "stability", "influence", "sw", "small_sets"]);
   const bar = toolbar(
     h("label", { className: "embias-check", title: "keep the per-word axis range as it is now across edits, so bars compare between edits (values beyond it are clipped with an arrow)" }, fixed, "keep this x scale"),
     exportsNode,
@@ -254,7 +284,11 @@ function render({ model, el }) {
     const alpha = model.get("alpha");
     title.textContent = model.get("title") || "";
     subtitle.textContent = model.get("subtitle") || "";
-    drawEffect(effectSvg, d);
+    const interval = failed ? null : model.get("effect_size_interval") || null;
+    drawEffect(effectSvg, d, interval, without);
+    el.dataset.interval = interval && interval.low !== undefined ? `${interval.low},${interval.high}` : "";
+    const stability = failed ? {} : model.get("stability") || {};
+    el.dataset.verdict = stability.verdict || "";
     el.dataset.effectSize = failed ? "" : d === null || d === undefined ? "undefined" : String(d);
     el.dataset.pValue = p === null || p === undefined ? "" : String(p);
     const mark = model.get("significant") ? " *" : "";
@@ -263,14 +297,21 @@ function render({ model, el }) {
     } else if (d === null || d === undefined) {
       value.replaceChildren("effect size undefined");
     } else {
-      const alphaText = model.get("significant") ? `  (* p < α = ${alpha})` : `  (not significant at α = ${alpha})`;
+      const correction = `correction for multiple tests: ${model.get("correction") || "none"}`;
+      const alphaText = model.get("significant") ? `  (* p < α = ${alpha}; ${correction})` : `  (not significant at α = ${alpha}; ${correction})`;
+      const ci = intervalText(interval);
+      const { badge } = verdictNodes(stability);
       value.replaceChildren(
-        `d = ${signed(d, 4)}   p = ${p === null ? "n/a" : Number(p).toPrecision(4)}${mark}` +
-          (model.get("p_provisional") ? " (provisional)" : ""),
+        `d = ${signed(d, 4)}${ci ? ` ${ci}` : ""}`,
+        ...(badge ? [" ", badge] : []),
+        `   p = ${p === null ? "n/a" : Number(p).toPrecision(4)}${mark}` + (model.get("p_provisional") ? " (provisional)" : ""),
         h("span", { className: "esb-alpha", text: alphaText }),
       );
     }
-    how.textContent = failed ? "" : model.get("method_text") || "";
+    const method = interval && interval.method ? `. ${Math.round(100 * interval.level)}% interval of d: ${interval.method}` : "";
+    how.textContent = failed ? "" : (model.get("method_text") || "") + method;
+    rule.textContent = failed ? "" : verdictNodes(stability).line;
+    rule.hidden = !rule.textContent;
     el.dataset.pProvisional = String(Boolean(model.get("p_provisional")));
     legend.replaceChildren(
       h("span", {}, h("span", { className: "embias-swatch esb-targ1" }), cats.targ1 || "X"),
@@ -285,16 +326,18 @@ function render({ model, el }) {
     const domain = fixedDomain ?? fit.domain;
     const ticks = fixedDomain ? niceDomain(fixedDomain, { nTicks: 6 }).ticks.filter((t) => t >= domain[0] && t <= domain[1]) : fit.ticks;
     tip.hide();
-    if (rows.length) drawWords(wordsSvg, rows, domain, ticks, cats, tip, toggle);
+    if (rows.length) drawWords(wordsSvg, rows, domain, ticks, cats, tip, toggle, (set, word) => influence.select(set, word));
     else {
       wordsSvg.replaceChildren();
       wordsSvg.setAttribute("height", "4");
     }
     el.dataset.wordDomain = domain.join(",");
+    influence.update(failed ? [] : model.get("influence") || [], d, alpha, width);
+    el.dataset.influenceRevision = String(model.get("revision"));
   }
   const unlisten = listen(
     model,
-    ["effect_size", "p_value", "p_provisional", "significant", "alpha", "method_text", "per_word", "word_groups", "shared_extent", "categories", "error", "stale", "refused", "title", "subtitle"],
+    ["effect_size", "p_value", "p_provisional", "significant", "alpha", "method_text", "per_word", "word_groups", "shared_extent", "categories", "error", "stale", "refused", "title", "subtitle", "effect_size_interval", "stability", "influence", "correction"],
     update,
   );
   const unlistenBusy = listen(model, ["busy"], () => busy.set(Boolean(model.get("busy"))));
@@ -307,7 +350,7 @@ function render({ model, el }) {
     update();
   }, { min: 200, max: 560 });
   busy.set(Boolean(model.get("busy")));
-  el.append(title, subtitle, bar, help.panel, effectSvg, value, how, error.node, legend, figure);
+  el.append(title, subtitle, bar, help.panel, effectSvg, value, rule, how, error.node, legend, figure, influence.node);
   return () => {
     unlisten();
     unlistenBusy();
@@ -325,12 +368,15 @@ function figureSpec(model) {
   const count = (set) => new Set(rows.filter((r) => r.set === set).map((r) => r.word)).size;
   const numbers = d === null || d === undefined
     ? "d undefined"
-    : `d = ${signed(d, 4)}   p = ${p === null || p === undefined ? "n/a" : Number(p).toPrecision(4)}${model.get("significant") ? " *" : ""}   n = ${count("targ1")} + ${count("targ2")} target words`;
+    : `d = ${signed(d, 4)} ${intervalText(model.get("effect_size_interval"))}   p = ${p === null || p === undefined ? "n/a" : Number(p).toPrecision(4)}${model.get("significant") ? " *" : ""}   n = ${count("targ1")} + ${count("targ2")} target words`;
+  const stability = model.get("stability") || {};
+  const trust = `* p < α = ${model.get("alpha")}; correction for multiple tests: ${model.get("correction") || "none"}`
+    + (stability.verdict ? `; subset stability: ${stability.verdict} (${stability.rule})` : "");
   const cos = model.get("cos_label") || "mean cos";
   return {
     title: model.get("title") || model.get("test_name") || "",
     subtitle: [model.get("subtitle"), model.get("model_name") && !String(model.get("subtitle")).includes(model.get("model_name")) ? `model: ${model.get("model_name")}` : ""].filter(Boolean).join("; "),
-    lines: [numbers, model.get("method_text") || ""],
+    lines: [numbers, trust, model.get("method_text") || ""],
     legend: [
       [cats.targ1 || "X", "esb-targ1"], [cats.targ2 || "Y", "esb-targ2"],
       [`bar: s(w, A, B) = ${cos}(w, ${cats.attr1 || "A"}) − ${cos}(w, ${cats.attr2 || "B"})`, null],

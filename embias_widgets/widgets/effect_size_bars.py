@@ -1,7 +1,10 @@
-"""``EffectSizeBars``: the effect size as a signed bar on a fixed -2..2 axis,
-the p-value with its significance mark and alpha, how it was computed, and one
-bar per target word for its s(w, A, B) with the two cosine terms on hover
-(Caliskan, Bryson & Narayanan 2017)."""
+"""``EffectSizeBars``: the effect size as a signed bar on a fixed -2..2 axis with
+its bootstrap interval as whiskers, the p-value with its significance mark, alpha
+and correction, how it was computed, the subset-stability verdict with its rule,
+one bar per target word for its s(w, A, B) with the two cosine terms on hover
+(Caliskan, Bryson & Narayanan 2017), and the word-influence view: d with each
+word left out, the words that move d most marked (issue 28; Antoniak & Mimno 2021,
+Ethayarajh, Duvenaud & Hirst 2019). Every number comes from the analysis result."""
 
 from __future__ import annotations
 
@@ -12,6 +15,39 @@ import traitlets
 from ..analysis import AssociationTestResult
 from ..analysis.association import describe_p_value, display_test_name
 from ._base import EmbiasWidget, bundle
+
+CORRECTION = "none (one test)"
+MOVERS = 3
+"""How many words the influence view marks as moving d most (besides any whose removal flips d's sign
+or its significance)."""
+
+
+def mark_movers(records: list[dict[str, Any]], n: int = MOVERS) -> list[dict[str, Any]]:
+    """The influence records with ``"mover"``: True for the ``n`` largest ``|effect_size_change|`` and for
+    every word whose removal flips the sign or the significance (display only: the numbers are the result's)."""
+    changes = sorted((abs(r["effect_size_change"]) for r in records if r.get("effect_size_change") is not None),
+                     reverse=True)
+    cut = changes[n - 1] if len(changes) >= n else (changes[-1] if changes else None)
+    out = []
+    for r in records:
+        change = r.get("effect_size_change")
+        big = cut is not None and change is not None and abs(change) >= cut and abs(change) > 0
+        out.append({**r, "mover": bool(big or r.get("flips_sign") or r.get("flips_significance"))})
+    return out
+
+
+def robustness_of(result: Any, alpha: float) -> dict[str, Any]:
+    """What the bars show of a result's trustworthiness: its interval record, and (where the result offers
+    them) its influence records with the movers marked and its stability record, at the bars' ``alpha``."""
+    interval = result.interval_record() if hasattr(result, "interval_record") else None
+    out: dict[str, Any] = {"effect_size_interval": dict(interval or {}), "influence": [], "stability": {}}
+    if hasattr(result, "influence") and result.effect_size is not None:
+        out["influence"] = mark_movers(result.influence(alpha=alpha))
+    if hasattr(result, "stability") and result.effect_size is not None:
+        keep = ("verdict", "rule", "k", "keep", "share_same_sign", "share_significant")
+        record = result.stability(alpha=alpha)
+        out["stability"] = {k: record[k] for k in keep if k in record}
+    return out
 
 
 class EffectSizeBars(EmbiasWidget):
@@ -54,6 +90,17 @@ class EffectSizeBars(EmbiasWidget):
     """How the two terms of s(w) are reduced over the attribute words ("mean cos" or "max cos")."""
     revision = traitlets.Int(0).tag(sync=True)
     """Incremented after every recompute, failed or not."""
+    correction = traitlets.Unicode(CORRECTION).tag(sync=True)
+    """The correction for multiple tests behind the star, in words (one test here: none)."""
+    effect_size_interval = traitlets.Dict().tag(sync=True)
+    """``{"low", "high", "level", "method"}``: the bootstrap interval of d drawn as whiskers (``{}``: none)."""
+    stability = traitlets.Dict().tag(sync=True)
+    """``{"verdict", "rule", "k", "keep", "share_same_sign", "share_significant"}`` from the result's
+    ``stability()`` (``{}``: not computed); the verdict is shown beside d with its rule."""
+    influence = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """``[{"set", "category", "word", "effect_size_without", "effect_size_change", "p_value_without",
+    "flips_sign", "flips_significance", "mover"}]`` from the result's ``influence()``: d with each word left
+    out; ``mover`` marks the words that move d most (see :func:`mark_movers`)."""
 
     # ``error``/``stale`` (from EmbiasWidget): while either is set the front end draws no d, p or bars.
 
@@ -67,7 +114,11 @@ class EffectSizeBars(EmbiasWidget):
     def show(
         self, result: AssociationTestResult, *, elapsed_ms: float | None = None, title: str | None = None
     ) -> None:
-        """Draw ``result`` (one sync message): d, p, and per word s(w, A, B) with its two cosine terms."""
+        """Draw ``result`` (one sync message): d with its interval, p, and per word s(w, A, B) with its two
+        cosine terms; once p is final, the stability verdict and each word's influence on d."""
+        final = result.provisional_of is None
+        robust = robustness_of(result, self.alpha) if final else {
+            "effect_size_interval": dict(result.interval_record() or {}), "influence": [], "stability": {}}
         self.show_core(
             result.core,
             title=title if title is not None else display_test_name(result.test),
@@ -79,6 +130,7 @@ class EffectSizeBars(EmbiasWidget):
             provisional_of=result.provisional_of,
             test_name=result.test,
             model_name=result.model,
+            **robust,
         )
 
     def show_core(
@@ -95,6 +147,9 @@ class EffectSizeBars(EmbiasWidget):
         test_name: str = "",
         model_name: str = "",
         word_groups: list[dict[str, Any]] | None = None,
+        effect_size_interval: dict[str, Any] | None = None,
+        stability: dict[str, Any] | None = None,
+        influence: list[dict[str, Any]] | None = None,
     ) -> None:
         """Draw a WEAT-like result's numbers (``core``: an ``AssociationResult`` held by an analysis result,
         e.g. ``result.core``) and its per-word rows (``{"word", "set", "category", "association"}``,
@@ -102,7 +157,8 @@ class EffectSizeBars(EmbiasWidget):
 
         ``provisional_of``: the number of sampled splits the full-precision p will use, when ``core``
         holds a first estimate from fewer (the busy state stays on until it comes); ``note`` is
-        appended to the method text; ``word_groups``: SEAT's per-word rows (see the trait).
+        appended to the method text; ``word_groups``: SEAT's per-word rows (see the trait);
+        ``effect_size_interval``, ``stability``, ``influence``: see the traits (none when not given).
         """
         how = describe_p_value(core, provisional_of=provisional_of)
         if elapsed_ms is not None:
@@ -123,6 +179,9 @@ class EffectSizeBars(EmbiasWidget):
             self.cos_label = "max cos" if core.variant == "max" else "mean cos"
             self.per_word = per_word
             self.word_groups = list(word_groups or [])
+            self.effect_size_interval = dict(effect_size_interval or {})
+            self.stability = dict(stability or {})
+            self.influence = list(influence or [])
             self.error = ""
             self.stale = False
             self.busy = provisional_of is not None  # the full-precision p is still coming

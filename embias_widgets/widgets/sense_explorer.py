@@ -167,7 +167,15 @@ class SenseWeatExplorer(ipywidgets.VBox):
                     elapsed_ms=elapsed_ms,
                     provisional_of=result.provisional_of_level(level),
                     note=note,
+                    effect_size_interval=_interval_of(result, level),
                 )
+
+
+def _interval_of(result: SenseAssociationResult, level: str) -> dict[str, Any] | None:
+    """The bootstrap interval of the sense level's d (items resampled within each set), where the result
+    holds one; the word level has none (its bars then carry no whiskers)."""
+    record = getattr(result, "interval_record", None)
+    return record() if level == "sense" and callable(record) else None
 
 
 def shared_extent(row_sets: Any) -> list[float]:

@@ -62,6 +62,21 @@ export const HELP = {
     text: "The star marks p < alpha, the significance level shown beside it (0.05 unless you chose another). One test at that level; with many tests, correct for multiple testing (the batch command reports Holm-adjusted p).",
     cite: CALISKAN,
   },
+  interval: {
+    term: "interval of d (whiskers)",
+    text: "The percentile bootstrap interval of d: the words of each of X, Y, A and B are drawn with replacement within their set many times (seeded) and d recomputed; the whiskers span the middle 95% (the level is shown). A wide interval means the chosen words, not only the model, decide d.",
+    cite: "Efron (1979); Ethayarajh, Duvenaud & Hirst (2019) on how WEAT depends on the word sets",
+  },
+  stability: {
+    term: "stable / fragile",
+    text: "Over many seeded random subsets, each keeping 80% of every set's words, how often d keeps its sign and stays significant. The rule is shown beside the verdict: stable when at least 95% keep the sign and at least 80% stay significant, else fragile.",
+    cite: "Antoniak & Mimno (2021), Bad Seeds: Evaluating Lexical Methods for Bias Measurement, ACL",
+  },
+  influence: {
+    term: "word influence",
+    text: "d with one word left out, for every word of the four sets: the bar is how far d moves, the number d without the word. The words that move d most, or flip its sign or significance, are marked ●; click a word (or its bar above) for d and p without it.",
+    cite: "Antoniak & Mimno (2021); Ethayarajh, Duvenaud & Hirst (2019)",
+  },
   small_sets: {
     term: "tiny sets",
     text: "With one word per target set |d| is fixed (2, or the square root of 2 with the sample standard deviation), whatever the words: effect sizes from tiny sets say nothing.",

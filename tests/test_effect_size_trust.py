@@ -1,0 +1,122 @@
+"""How far to trust d, in the widgets (issue 28, section 5; issue 31, item 21): the effect-size bars hold the
+result's bootstrap interval (drawn as whiskers), its subset-stability verdict with the rule, and each word's
+influence (d without it, the movers marked); the alpha and the correction behind the star are stated; all of it
+follows an edit made as the front end makes it (set_state). Leave-one-out d is checked against a direct rerun."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from embias_widgets.analysis import AssociationTest
+from embias_widgets.widgets import EffectSizeBars, WeatExplorer
+from embias_widgets.widgets.effect_size_bars import mark_movers
+
+
+def with_word(sets: dict, key: str, word: str) -> dict:
+    new = json.loads(json.dumps(sets))
+    new[key]["examples"].append(word)
+    return new
+
+
+@pytest.fixture
+def explorer(glove):
+    return WeatExplorer("weat6", model=glove)
+
+
+def test_bars_hold_the_interval_verdict_and_influence_of_the_result(explorer, glove):
+    result = AssociationTest("weat6", model=glove).run()
+    bars = explorer.bars
+    assert bars.effect_size_interval == result.interval_record()
+    low, high = bars.effect_size_interval["low"], bars.effect_size_interval["high"]
+    assert low < bars.effect_size < high and bars.effect_size_interval["level"] == 0.95
+    assert "resampled" in bars.effect_size_interval["method"] or "drawn with replacement" in \
+        bars.effect_size_interval["method"]
+    stability = result.stability(alpha=bars.alpha)
+    assert bars.stability["verdict"] == stability["verdict"] and bars.stability["rule"] == stability["rule"]
+    assert "alpha = 0.05" in bars.stability["rule"]
+    records = result.influence(alpha=bars.alpha)
+    assert [{k: v for k, v in r.items() if k != "mover"} for r in bars.influence] == records
+    assert len(bars.influence) == sum(len(result.items[k]) for k in ("targ1", "targ2", "attr1", "attr2"))
+    assert bars.correction == "none (one test)"
+
+
+def test_leave_one_out_d_equals_a_rerun_without_the_word(explorer, glove):
+    for record in [r for r in explorer.bars.influence if r["mover"]][:2]:
+        test = AssociationTest("weat6", model=glove)
+        test.set_items(record["set"], [w for w in getattr(test.spec, record["set"]).examples if w != record["word"]])
+        again = test.run(confidence_interval=False)
+        assert record["effect_size_without"] == pytest.approx(again.effect_size, abs=1e-12)
+        assert record["p_value_without"] == pytest.approx(again.pvalue, abs=1e-12)
+
+
+def test_the_movers_are_the_largest_changes_and_every_flip():
+    records = [
+        {"set": "targ1", "word": w, "effect_size_change": c, "flips_sign": f, "flips_significance": False}
+        for w, c, f in [("a", 0.01, False), ("b", -0.30, False), ("c", 0.20, False), ("d", 0.05, False),
+                        ("e", 0.002, True), ("f", -0.10, False), ("g", None, False)]
+    ]
+    marked = {r["word"] for r in mark_movers(records, n=3) if r["mover"]}
+    assert marked == {"b", "c", "f", "e"}  # three largest |change|, and e flips the sign
+
+
+def test_an_edit_redraws_interval_and_influence(explorer, glove):
+    before = explorer.bars.influence
+    explorer.editor.set_state({"sets": with_word(explorer.editor.sets, "targ2", "Alice")})
+    want = AssociationTest("weat6", model=glove)
+    want.set_items("targ2", explorer.editor.sets["targ2"]["examples"])
+    result = want.run()
+    assert explorer.bars.effect_size_interval == result.interval_record()
+    assert [r["word"] for r in explorer.bars.influence if r["set"] == "targ2"][-1] == "Alice"
+    assert len(explorer.bars.influence) == len(before) + 1
+    alice = next(r for r in explorer.bars.influence if r["word"] == "Alice")
+    original = AssociationTest("weat6", model=glove).run().effect_size
+    assert alice["effect_size_without"] == pytest.approx(original, abs=1e-12)  # without Alice: the published test
+
+
+def test_alpha_of_the_star_is_the_alpha_of_influence_and_stability(glove):
+    explorer = WeatExplorer("weat6", model=glove, alpha=0.0001)
+    result = AssociationTest("weat6", model=glove).run()
+    assert explorer.bars.significant == (result.pvalue < 0.0001)
+    assert "alpha = 0.0001" in explorer.bars.stability["rule"]
+    assert [r["flips_significance"] for r in explorer.bars.influence] == \
+        [r["flips_significance"] for r in result.influence(alpha=0.0001)]
+
+
+def test_a_failed_recompute_marks_interval_and_influence_stale(explorer):
+    sets = json.loads(json.dumps(explorer.editor.sets))
+    sets["targ2"]["examples"] = []
+    explorer.editor.set_state({"sets": sets})
+    assert explorer.bars.stale is True  # the front end draws no d, whiskers or influence while stale
+    assert explorer.bars.error.startswith("Not computed")
+
+
+def test_a_provisional_p_comes_without_influence_then_the_final_with_it(glove):
+    shown = []
+    explorer = WeatExplorer("weat1", model=glove, n_samples=60_000, sampler="keys")
+    original = explorer.bars.show
+
+    def record(result, **kw):
+        original(result, **kw)
+        shown.append((explorer.bars.p_provisional, len(explorer.bars.influence), dict(explorer.bars.stability),
+                      dict(explorer.bars.effect_size_interval)))
+
+    explorer.bars.show = record
+    explorer.editor.set_state({"sets": with_word(explorer.editor.sets, "targ1", "lotus")})
+    (first_prov, first_n, first_stab, first_ci), (final_prov, final_n, final_stab, final_ci) = shown
+    assert first_prov and first_n == 0 and first_stab == {} and first_ci  # d and its interval are final at once
+    assert not final_prov and final_n > 0 and final_stab["verdict"] in ("stable", "fragile")
+    assert first_ci == final_ci
+
+
+def test_seat_influence_is_per_word(glove):
+    explorer = WeatExplorer("sent-weat6", model="cbow-glove-6b-50d", n_samples=1_000)
+    words = {r["word"] for r in explorer.bars.influence if r["set"] == "targ1"}
+    assert words == set(explorer.editor.sets["targ1"]["examples"])  # words, not sentences
+    assert explorer.bars.effect_size_interval["method"].count("sentences") >= 1
+
+
+def test_bars_without_a_result_interval_draw_none():
+    bars = EffectSizeBars()
+    assert bars.effect_size_interval == {} and bars.influence == [] and bars.stability == {}
