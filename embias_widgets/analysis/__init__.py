@@ -8,6 +8,7 @@ from .association import (
     SuiteResult,
     run_suite,
 )
+from .ceat import CeatInputError, ContextualAssociationResult, ContextualAssociationTest
 from .likelihood import PairedLikelihood, PairedLikelihoodResult, PairRow
 from .nli import NliProbe, NliProbeResult, NliRunError, debias_comparison
 from .relation import (
@@ -32,6 +33,9 @@ __all__ = [
     "AssociationInputError",
     "AssociationTest",
     "AssociationTestResult",
+    "CeatInputError",
+    "ContextualAssociationResult",
+    "ContextualAssociationTest",
     "NliProbe",
     "NliProbeResult",
     "NliRunError",
