@@ -14,7 +14,7 @@ from typing import Any
 
 SCHEMA = "embias-report/1"
 SECTION_KEYS = ("id", "title", "method", "model", "what", "status", "reason", "seconds", "table", "published",
-                "significance", "notes", "figure")
+                "significance", "notes", "chart", "figure")
 _NO_FIGURE = {"svg": None, "svg_path": None, "png_path": None}
 
 
@@ -84,7 +84,8 @@ class ReportResult:
             group = [s for s in self.sections if s["method"] == method]
             chart = next((s["chart"] for s in group if s.get("chart")), None)
             rows = [r for s in group for r in chart_rows(s)]
-            spec = chart_spec(rows, chart["x"], chart["y"]) if chart else None
+            spec = chart_spec(rows, chart["x"], chart["y"], title=group[0]["title"], subtitle="models side by side",
+                              ref=float(chart.get("ref", 0)), alpha=self.report["holm"]["alpha"]) if chart else None
             out.append((method, group[0]["title"], spec))
         return out
 
@@ -121,14 +122,13 @@ class ReportResult:
 
     def write(self, *, html: bool = True) -> None:
         """Figures (SVG, PNG), then ``report.json``, then ``report.html`` into ``out_dir``."""
-        from .figures import chart_rows, chart_spec, render
+        from .figures import render, section_spec
         from .store import write_atomic
 
         if self.out_dir is None:
             raise ValueError("this result has no folder to write to")
         for s in self.sections:
-            rows = chart_rows(s)
-            spec = chart_spec(rows, s["chart"]["x"], s["chart"]["y"]) if rows else None
+            spec = section_spec(s, self.report["holm"]["alpha"])
             self._figures[s["id"]] = render(spec, self.out_dir / "figures" / s["id"]) if spec else dict(_NO_FIGURE)
         write_atomic(self.out_dir / "report.json", json.dumps(self.to_dict(), indent=1, default=str))
         if html:
