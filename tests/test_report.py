@@ -33,7 +33,9 @@ def _section(result: ReportResult, section_id: str) -> dict:
 
 
 def _rows(section: dict) -> dict:
-    return {str(r[0]): r for r in section["table"]["rows"]}
+    """Row label -> {column name: cell} (columns by name: an interval column may sit between them)."""
+    cols = section["table"]["columns"]
+    return {str(r[0]): dict(zip(cols, r, strict=True)) for r in section["table"]["rows"]}
 
 
 def test_every_section_of_every_kind_ran(quick):
@@ -77,8 +79,8 @@ def test_weat_numbers_equal_run_suite(quick):
     suite = run_suite(list(WEAT_TESTS), ["glove-6b-50d"], n_samples=QUICK_SIZES["permutations"], seed=0,
                       progress=False)
     for r in suite.records():
-        assert rows[r["test"]][1] == pytest.approx(r["effect_size"], abs=1e-4)
-        assert rows[r["test"]][2] == r["p_value"]
+        assert rows[r["test"]]["effect size d"] == r["effect_size"]  # full precision: report.json rounds nothing
+        assert rows[r["test"]]["p"] == r["p_value"]
 
 
 def test_seat_and_sense_numbers_equal_the_analyses(quick):
@@ -88,12 +90,12 @@ def test_seat_and_sense_numbers_equal_the_analyses(quick):
     result, _ = quick
     seat = _rows(_section(result, "seat--all-MiniLM-L6-v2"))
     record = run_suite(["sent-weat6"], ["all-MiniLM-L6-v2"], n_samples=10_000, seed=0, progress=False).records()[0]
-    assert seat["sent-weat6"][1] == pytest.approx(record["effect_size"], abs=1e-4)
-    assert seat["sent-weat6"][2] == record["p_value"]
+    assert seat["sent-weat6"]["effect size d"] == record["effect_size"]
+    assert seat["sent-weat6"]["p"] == record["p_value"]
     sense = _rows(_section(result, "sense-weat--all-MiniLM-L6-v2"))
     rec = run_sense_suite(["sense-weat1"], ["gloss:all-MiniLM-L6-v2"], n_samples=10_000, seed=0)[0]
-    assert sense["sense-weat1"][1] == pytest.approx(rec["effect_size"], abs=1e-4)
-    assert sense["sense-weat1"][2] == rec["p_value"]
+    assert sense["sense-weat1"]["sense d"] == rec["effect_size"]
+    assert sense["sense-weat1"]["p"] == rec["p_value"]
 
 
 def test_nli_numbers_equal_nli_probe_and_the_interval_is_hand_computed(quick):
@@ -106,12 +108,13 @@ def test_nli_numbers_equal_nli_probe_and_the_interval_is_hand_computed(quick):
     assert len(source) == QUICK_SIZES["nli_pairs"] and np.all(np.diff(source.indices) > 0)
     run = NliProbe(source, model="embias-demo-nli").run(per_pair=True)
     scores = run.to_dict()["pairs"]
-    assert rows["NN (pairs)"][1] == pytest.approx(scores["net_neutral"], abs=1e-4)
-    assert rows["FN (pairs)"][1] == pytest.approx(scores["fraction_neutral"], abs=1e-4)
+    assert rows["NN (pairs)"]["value"] == scores["net_neutral"]
+    assert rows["FN (pairs)"]["value"] == scores["fraction_neutral"]
     n = run.pairs_table()["neutral"].to_numpy()
     half = stats.t.ppf(0.975, len(n) - 1) * n.std(ddof=1) / math.sqrt(len(n))
-    assert rows["NN (pairs)"][2] == pytest.approx(n.mean() - half, abs=1e-4)
-    assert rows["NN (pairs)"][3] == pytest.approx(n.mean() + half, abs=1e-4)
+    interval = rows["NN (pairs)"]["95% interval"]
+    assert (interval["low"], interval["high"]) == pytest.approx((n.mean() - half, n.mean() + half), abs=1e-12)
+    assert interval["level"] == 0.95 and "t interval" in interval["method"]
 
 
 def test_wilson_interval_by_hand():
@@ -132,8 +135,8 @@ def test_crows_numbers_equal_paired_likelihood(quick, shared_data):
     pairs = read_pairs(shared_data / "crows_pairs" / "crows_pairs_anonymized.csv", format_in="crows",
                        limit=QUICK_SIZES["crows_pairs"])
     cps = PairedLikelihood(pairs, model="embias-demo-mlm", metric="cps", progress=False).run()
-    assert rows["all"][1] == len(pairs)
-    assert rows["all"][2] == pytest.approx(cps.score, abs=1e-4)
+    assert rows["all"]["n"] == len(pairs)
+    assert rows["all"]["CPS %"] == cps.score
 
 
 def test_holm_runs_once_over_every_p_value(quick):

@@ -1,57 +1,168 @@
-"""A section's chart (Vega-Lite, built with altair from the section's own table) and its SVG and PNG files.
+"""One figure style for the report, the widgets' exports and the viewer (Vega-Lite, built with altair).
 
-The chart draws only what the table holds: one bar per row, the value column on x, the label column on y,
-models as colours when several models share a method. SVG and PNG (2x) are rendered by vl-convert, offline.
+A figure draws only what its rows hold: one bar per row from the value that means "no bias" (``ref``: 0 for
+effect sizes, 50 for percentages, 1 for NLI neutrality) drawn as a line, a whisker from ``low`` to ``high``
+where the row has an interval, and, where the row has a corrected p-value, the significant bars solid and
+marked ``*`` with the others pale (the correction and alpha named in the legend). Bars take the palette's
+colours (:mod:`embias_widgets.palette`): by group (RIPA's word groups, :func:`~embias_widgets.palette.group_colors`)
+or, with several models, one colour per model. The title names the test and the model.
+
+Readable at a phone's width: the figure is 360 px wide (it scrolls inside its card rather than shrink),
+labels are 12 px, the x axis has few ticks and drops any that would collide, long titles wrap. Text is text
+in the SVG (``report.html`` recolours it with the page's theme through CSS); the PNG is rendered at 300 dpi
+for print. Rows: ``{label, value, model, low, high, group, significant}`` (the last four may be None).
 """
 
 from __future__ import annotations
 
+import math
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from .store import write_atomic
 
-PNG_SCALE = 2
+WIDTH = 360
+"""Total width in CSS px (plot, labels and padding)."""
+FONT = 12
+PPI = 300
+PNG_SCALE = 72 / 96
+"""vl-convert draws ``scale * ppi / 72`` pixels per CSS px; at 300 ppi this scale gives 300/96 of them, so the
+printed figure keeps its on-screen size (CSS px are 96 per inch): a 360 px figure is 1125 px wide, 3.75 in."""
+INK = "#1f1f1f"
+RULE = "#7d7d7d"  # the palette's grey: >= 3:1 on light and dark backgrounds
+PALE = 0.35
+
+
+def _interval(row: list[Any], at: int | None) -> tuple[float | None, float | None]:
+    cell = row[at] if at is not None else None
+    if isinstance(cell, dict) and _finite(cell.get("low")) and _finite(cell.get("high")):
+        return float(cell["low"]), float(cell["high"])
+    return None, None
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def chart_rows(section: dict[str, Any]) -> list[dict[str, Any]]:
-    """``[{label, value, model}]`` of a done section's chart columns (rows without a number left out)."""
+    """The rows a done section's figure draws (rows without a finite number left out)."""
     chart, table = section.get("chart"), section["table"]
     if section["status"] != "done" or not chart or chart["x"] not in table["columns"]:
         return []
-    x, y = table["columns"].index(chart["x"]), table["columns"].index(chart["y"])
-    return [{"label": str(r[y]), "value": float(r[x]), "model": section["model"]}
-            for r in table["rows"] if isinstance(r[x], int | float) and not isinstance(r[x], bool)]
+    cols = table["columns"]
+    x, y = cols.index(chart["x"]), cols.index(chart["y"])
+    iv = cols.index(chart["interval"]) if chart.get("interval") in cols else None
+    group = cols.index(chart["color"]) if chart.get("color") in cols else None
+    sig = {t["label"]: t["significant"] for t in section.get("significance") or []}
+    out = []
+    for r in table["rows"]:
+        if not _finite(r[x]):
+            continue
+        low, high = _interval(r, iv)
+        out.append({"label": str(r[y]), "value": float(r[x]), "model": section["model"], "low": low, "high": high,
+                    "group": str(r[group]) if group is not None else None, "significant": sig.get(str(r[y]))})
+    return out
 
 
-def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str) -> dict[str, Any] | None:
-    """The Vega-Lite spec of a bar chart of ``rows`` (None when there is nothing to draw)."""
+def wrap(text: str, width: int = 52) -> list[str]:
+    """``text`` in lines of at most ``width`` characters (whole words)."""
+    return textwrap.wrap(str(text), width) or [""]
+
+
+def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title: str = "", subtitle: str = "",
+               ref: float = 0.0, alpha: float | None = None) -> dict[str, Any] | None:
+    """The Vega-Lite spec of the figure of ``rows`` (None when there is nothing to draw); ``alpha`` is the
+    report's Holm-Bonferroni level, named in the legend of the significance marks."""
     if not rows:
         return None
     import altair as alt
 
-    from ...palette import CATEGORICAL
+    from ...palette import CATEGORICAL, group_colors
 
     models = list(dict.fromkeys(r["model"] for r in rows))
-    height = max(60, 18 * len({r["label"] for r in rows}) * (len(models) if len(models) > 1 else 1))
-    base = alt.Chart(alt.Data(values=rows)).mark_bar().encode(
-        x=alt.X("value:Q", title=x_title),
-        y=alt.Y("label:N", title=y_title, sort=None),
-        color=alt.Color("model:N", title="model", scale=alt.Scale(range=list(CATEGORICAL)),
-                        legend=alt.Legend(orient="bottom") if len(models) > 1 else None),
-        tooltip=["model:N", "label:N", alt.Tooltip("value:Q", format=".4f")],
-    )
-    if len(models) > 1:
-        base = base.encode(yOffset="model:N")
-    return base.properties(width=420, height=height).configure(background="#ffffff").to_dict()
+    several = len(models) > 1
+    data = [{**r, "sig": _sig_word(r["significant"]), "ref": ref,
+             "end": (r["high"] if r["high"] is not None else r["value"]) if r["value"] >= ref else
+             (r["low"] if r["low"] is not None else r["value"])} for r in rows]
+    if several:
+        color = alt.Color("model:N", title="model", scale=alt.Scale(domain=models, range=list(CATEGORICAL)),
+                          legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=WIDTH - 40))
+    elif any(r["group"] for r in rows):
+        colours = group_colors(r["group"] for r in rows)
+        color = alt.Color("group:N", title="group", scale=alt.Scale(domain=list(colours), range=list(colours.values())),
+                          legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=WIDTH - 40))
+    else:
+        color = alt.value(CATEGORICAL[0])
+    labels = list(dict.fromkeys(r["label"] for r in rows))
+    y = alt.Y("label:N", title=y_title, sort=labels, axis=alt.Axis(labelLimit=120, titleLimit=200))
+    x = alt.X("value:Q", title=wrap(x_title, 40), scale=alt.Scale(zero=False, nice=True, padding=14),
+              axis=alt.Axis(tickCount=4, labelOverlap="greedy", labelFlush=True, grid=True))
+    base = alt.Chart(alt.Data(values=data))
+    bars = base.mark_bar(strokeWidth=1).encode(x=x, x2="ref:Q", y=y, color=color, stroke=color,
+                                              opacity=_opacity(data, alpha))
+    layers = [alt.Chart(alt.Data(values=[{"ref": ref}])).mark_rule(color=RULE, strokeWidth=1.5).encode(x="ref:Q"),
+              bars.properties(name="bars")]
+    if any(r["low"] is not None for r in rows):
+        layers.append(base.transform_filter("datum.low != null").mark_rule(color=INK, strokeWidth=1.5).encode(
+            x="low:Q", x2="high:Q", y=y).properties(name="whiskers"))
+    if any(r["significant"] for r in rows):
+        star = base.transform_filter("datum.significant === true")
+        for name, keep, align, dx in (("sigmarks", ">=", "left", 4), ("sigmarks_neg", "<", "right", -4)):
+            layers.append(star.transform_filter(f"datum.value {keep} {ref}").mark_text(
+                align=align, dx=dx, fontSize=FONT + 2, fill=INK).encode(x="end:Q", y=y, text=alt.value("*"))
+                .properties(name=name))
+    chart = alt.layer(*layers)
+    if several:
+        chart = alt.layer(*[layer.encode(yOffset=alt.YOffset("model:N", sort=models)) if i else layer
+                            for i, layer in enumerate(layers)])
+    step = 14 * len(models) + 6 if several else 18
+    spec = chart.properties(
+        width=WIDTH, height=alt.Step(step),
+        title=alt.TitleParams(wrap(title, 46), subtitle=wrap(subtitle, 52) if subtitle else alt.Undefined,
+                              anchor="start", fontSize=FONT + 1, subtitleFontSize=FONT),
+    ).configure(background="#ffffff", font="system-ui, -apple-system, 'Segoe UI', sans-serif",
+                padding=6, autosize=alt.AutoSizeParams(type="fit-x", contains="padding")).configure_axis(labelFontSize=FONT, titleFontSize=FONT, labelColor=INK, titleColor=INK,
+                                          domainColor=RULE, tickColor=RULE, gridColor="#d9d9d9"
+                                          ).configure_legend(labelFontSize=FONT, titleFontSize=FONT, labelColor=INK,
+                                                             titleColor=INK, titleLimit=WIDTH - 20
+                                                             ).configure_title(color=INK, subtitleColor=INK
+                                                                               ).configure_view(stroke=None)
+    return spec.to_dict()
+
+
+def _sig_word(significant: bool | None) -> str | None:
+    return None if significant is None else ("* significant" if significant else "not significant")
+
+
+def _opacity(data: list[dict[str, Any]], alpha: float | None) -> Any:
+    import altair as alt
+
+    if all(r["sig"] is None for r in data):
+        return alt.value(0.9)
+    title = ["Holm-Bonferroni over the report's p-values,", f"alpha {alpha:g}" if alpha is not None else ""]
+    return alt.Opacity("sig:N", title=title, scale=alt.Scale(domain=["* significant", "not significant"],
+                                                                  range=[0.9, PALE]),
+                           legend=alt.Legend(orient="bottom", direction="vertical"))
+
+
+def section_spec(section: dict[str, Any], alpha: float | None = None) -> dict[str, Any] | None:
+    """The figure of one section (title: the section's title; subtitle: its model)."""
+    rows = chart_rows(section)
+    if not rows:
+        return None
+    chart = section["chart"]
+    return chart_spec(rows, chart["x"], chart["y"], title=section["title"], subtitle=section["model"],
+                      ref=float(chart.get("ref", 0.0)), alpha=alpha)
 
 
 def render(spec: dict[str, Any], stem: Path) -> dict[str, Any]:
-    """Write ``stem.svg`` and ``stem.png`` (2x); ``{"svg", "svg_path", "png_path"}`` (paths relative to the folder)."""
+    """Write ``stem.svg`` (text as text) and ``stem.png`` (300 dpi); ``{"svg", "svg_path", "png_path"}``
+    (paths relative to the folder)."""
     import vl_convert as vlc
 
     svg = vlc.vegalite_to_svg(spec)
-    png = vlc.vegalite_to_png(spec, scale=PNG_SCALE)
+    png = vlc.vegalite_to_png(spec, scale=PNG_SCALE, ppi=PPI)
     stem.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(stem.with_suffix(".svg"), svg)
     write_atomic(stem.with_suffix(".png"), png)

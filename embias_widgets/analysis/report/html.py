@@ -1,120 +1,95 @@
-"""``report.html``: self-contained (figures as inline SVG images, no script, nothing fetched), light and dark
-(``prefers-color-scheme``) and print. A section per method: what it measures, the numbers, the chart,
-significance, published figures, notes. Every text is escaped; nothing the user gave is markup.
+"""``report.html``: the blocks of :mod:`.page` as one self-contained page (figures as inline SVG, no script,
+nothing fetched), light and dark (``prefers-color-scheme``: the figures' text and rules take the theme's
+colours through CSS) and print. Every text is escaped; user text (model names, paths, the title) sits in
+``<bdi>``; numbers are written by :mod:`embias_widgets.formatting`. Tables and figures scroll inside their
+card; the page itself never scrolls sideways, down to a phone's 360 px.
 """
 
 from __future__ import annotations
 
-import base64
 import html
-import math
 from typing import Any
+
+from ...formatting import format_value
+from .findings import FSI, PDI
 
 CSS = """
 :root { --fg: #1f1f1f; --muted: #4d4d4d; --bg: #ffffff; --card: #f4f4f4; --border: #b8b8b8; --accent: #0b57d0;
-  --ok: #136c2e; --warn: #8a4b00; --bad: #a31515; color-scheme: light dark; }
+  --ok: #136c2e; --warn: #8a4b00; --bad: #a31515; --warnbg: #fff4e0; color-scheme: light dark; }
 @media (prefers-color-scheme: dark) { :root { --fg: #ececec; --muted: #c4c4c4; --bg: #161616; --card: #242424;
-  --border: #5c5c5c; --accent: #8ab4f8; --ok: #7fd196; --warn: #f2b56b; --bad: #ff9c9c; } }
+  --border: #5c5c5c; --accent: #8ab4f8; --ok: #7fd196; --warn: #f2b56b; --bad: #ff9c9c; --warnbg: #2e2416; } }
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg);
-  margin: 0 auto; max-width: 980px; padding: 1.5rem; }
-h1, h2, h3 { line-height: 1.25; } .muted { color: var(--muted); }
-table { border-collapse: collapse; margin: .5rem 0; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid var(--border); padding: .2rem .5rem; text-align: left; color: var(--fg); }
-th { background: var(--card); }
-details { border: 1px solid var(--border); border-radius: 6px; padding: .5rem 1rem; margin: 1rem 0; }
+  margin: 0 auto; max-width: 1000px; padding: 1.5rem; overflow-wrap: anywhere; }
+h1, h2, h3, h4 { line-height: 1.25; } h1 { font-size: 1.6rem; } .muted { color: var(--muted); }
+.scroll { max-width: 100%; overflow-x: auto; margin: .5rem 0; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid var(--border); padding: .2rem .5rem; text-align: left; color: var(--fg);
+  overflow-wrap: normal; vertical-align: top; }
+td.num { text-align: right; white-space: nowrap; } th { background: var(--card); }
+details { border: 1px solid var(--border); border-radius: 6px; padding: .5rem 1rem; margin: 1rem 0; min-width: 0; }
 summary { cursor: pointer; font-weight: 600; }
-.figure { background: #ffffff; padding: .5rem; border-radius: 4px; display: inline-block; max-width: 100%; }
-.figure img { max-width: 100%; height: auto; }
+.headline { font-weight: 600; font-size: 1.05rem; }
+.warn { color: var(--warn); background: var(--warnbg); border-left: 4px solid var(--warn); padding: .3rem .6rem; }
+.figure svg { display: block; max-width: none; height: auto; }
+.figure svg > rect:first-child, .figure svg path.background { fill: transparent; }
+.figure svg text { fill: var(--fg); }
+.figure svg .role-axis-grid path { stroke: var(--border); }
 .done { color: var(--ok); } .skipped { color: var(--warn); } .failed { color: var(--bad); }
 code { color: var(--fg); background: var(--card); padding: 0 .2rem; }
+@media (max-width: 600px) { body { padding: .75rem; } details { padding: .4rem .5rem; } }
 @media print { body { max-width: none; color: #000; background: #fff; } details { break-inside: avoid; }
   details > *:not(summary) { display: block; } }
 """
 
 
 def _e(value: Any) -> str:
-    return html.escape(str(value), quote=True)
+    """Escaped text; FSI ... PDI (user text, :func:`~.findings.user`) becomes ``<bdi>...</bdi>``."""
+    return html.escape(str(value), quote=True).replace(FSI, "<bdi>").replace(PDI, "</bdi>")
 
 
-def _cell(v: Any) -> str:
-    if v is None:
-        return "&mdash;"
-    if isinstance(v, float):
-        return "nan" if math.isnan(v) else f"{v:.4g}"
-    return _e(v)
-
-
-def table_html(columns: list[str], rows: list[list[Any]]) -> str:
-    """An HTML table of ``rows`` (every cell escaped)."""
+def table_html(columns: list[str], rows: list[list[Any]], kinds: list[str] | None = None) -> str:
+    """An HTML table of ``rows``, each cell written in its column's kind, in a card that scrolls sideways."""
+    kinds = kinds or ["number"] * len(columns)
     head = "".join(f"<th>{_e(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{_cell(v)}</td>" for v in r) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    body = "".join("<tr>" + "".join(
+        f"<td class='num'>{_e(format_value(v, k))}</td>" if isinstance(v, int | float | dict) and not
+        isinstance(v, bool) else f"<td>{_e(format_value(v, k))}</td>" for v, k in zip(r, kinds, strict=True))
+        + "</tr>" for r in rows)
+    return f"<div class='scroll'><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
-def _figure(svg: str | None, alt: str) -> str:
-    if not svg:
-        return "<p class='muted'>no chart</p>"
-    data = base64.b64encode(svg.encode()).decode()
-    return f"<div class='figure'><img alt='{_e(alt)}' src='data:image/svg+xml;base64,{data}'></div>"
-
-
-def _published(section: dict[str, Any]) -> str:
-    pubs = section["published"]
-    if not pubs:
-        return "<p class='muted'>Published figures: no published figure.</p>"
-    rows = [[p["label"], p["value"], p["ours"], f"{p['source']['paper']}, {p['source']['table']}, "
-             f"{p['source']['row']}"] for p in pubs]
-    return "<h4>Published figures beside ours</h4>" + table_html(["figure", "published", "ours", "source"], rows)
-
-
-def _significance(section: dict[str, Any], alpha: float) -> str:
-    sig = section.get("significance") or []
-    if not sig:
-        return "<p class='muted'>Significance: no p-value in this section.</p>"
-    rows = [[t["label"], t["p"], t["p_holm"], "yes" if t["significant"] else "no"] for t in sig]
-    return (f"<h4>Significance (Holm-Bonferroni over every p-value of the report, alpha {alpha:g})</h4>"
-            + table_html(["test", "p", "p (Holm)", "significant"], rows))
-
-
-def section_html(section: dict[str, Any], alpha: float) -> str:
-    """One section: what it measures, numbers, chart, significance, published figures, notes."""
-    status = section["status"]
-    head = (f"<details open><summary>{_e(section['title'])} &middot; {_e(section['model'])} "
-            f"<span class='{_e(status)}'>[{_e(status)}]</span></summary><p>{_e(section['what'])}</p>")
-    if status != "done":
-        return head + f"<p class='{_e(status)}'>{_e(section['reason'])}</p></details>"
-    notes = "".join(f"<li>{_e(n)}</li>" for n in section["notes"])
-    return (head + table_html(section["table"]["columns"], section["table"]["rows"])
-            + _figure(section["figure"]["svg"], f"{section['title']}, {section['model']}")
-            + _significance(section, alpha) + _published(section)
-            + (f"<h4>Notes</h4><ul>{notes}</ul>" if notes else "")
-            + f"<p class='muted'>{section['seconds']:.1f} s</p></details>")
+def block_html(b: dict[str, Any]) -> str:
+    """One block of :func:`.page.page`."""
+    t = b["t"]
+    if t == "h":
+        return f"<h{b['level']}>{_e(b['text'])}</h{b['level']}>"
+    if t == "p":
+        return f"<p class='{_e(b['cls'])}'>{_e(b['text'])}</p>" if b.get("cls") else f"<p>{_e(b['text'])}</p>"
+    if t == "ul":
+        cls = f" class='{_e(b['cls'])}'" if b.get("cls") else ""
+        return f"<ul{cls}>" + "".join(f"<li>{_e(i)}</li>" for i in b["items"]) + "</ul>"
+    if t == "table":
+        return table_html(b["columns"], b["rows"], b["kinds"])
+    if t == "figure":
+        # the SVG is vl-convert's, from our own spec: its text is escaped by the renderer; role=img names it
+        svg = b["svg"].replace("<svg ", f"<svg role='img' aria-label='{_e(b['alt'])}' ", 1)
+        return f"<div class='figure scroll'>{svg}</div>"
+    if t == "details":
+        status = b["status"]
+        return (f"<details{' open' if b['open'] else ''}><summary>{_e(b['summary'])} "
+                f"<span class='{_e(status)}'>[{_e(status)}]</span></summary>"
+                + "".join(block_html(c) for c in b["children"]) + "</details>")
+    raise ValueError(f"unknown block {t!r}")
 
 
 def report_html(result: Any) -> str:
     """The whole page of a :class:`~.result.ReportResult`."""
-    d = result.to_dict()
-    prov = d["provenance"]
-    models = table_html(["model", "kind", "fingerprint"],
-                        [[m["name"], m["kind"], m["fingerprint"]] for m in d["models"]])
-    data = table_html(["data file", "source", "sha256"],
-                      [[k, v["source"], v["sha256"]] for k, v in d["data_files"].items()]) if d["data_files"] else ""
-    parts = [f"<h1>{_e(d['title'])}</h1>",
-             f"<p class='muted'>{_e(d['created'])} &middot; embias-widgets {_e(prov['package_version'])} &middot; "
-             f"Python {_e(prov['python'])} &middot; {prov['seconds']:.1f} s &middot; "
-             f"{'quick' if d['quick'] else 'full'} sizes: {_e(prov['options']['sizes'])}</p>", models, data]
-    if len(d["models"]) > 1:
-        parts.append("<h2>Models side by side</h2>")
-        for t in result.method_tables():
-            parts += [f"<h3>{_e(t['title'])}</h3>", table_html(t["columns"], t["rows"])]
-        for _, title, spec in result.method_charts():
-            if spec:
-                import vl_convert as vlc
+    from .page import page
 
-                parts += [f"<h3>{_e(title)}</h3>", _figure(vlc.vegalite_to_svg(spec), title)]
-    parts.append("<h2>Sections</h2>")
-    parts += [section_html(s, d["holm"]["alpha"]) for s in d["sections"]]
+    d = result.to_dict()
+    body = "".join(block_html(b) for b in page(d))
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
             "content='width=device-width, initial-scale=1'><meta http-equiv='Content-Security-Policy' "
             "content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">"
-            f"<title>{_e(d['title'])}</title><style>{CSS}</style></head><body>{''.join(parts)}</body></html>")
+            f"<title>{html.escape(d['title'].translate(dict.fromkeys(map(ord, FSI + PDI))))}</title>"
+            f"<style>{CSS}</style></head><body>{body}</body></html>")

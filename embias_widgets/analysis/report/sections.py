@@ -2,8 +2,15 @@
 
 A section runner takes a :class:`~.plan.SectionSpec` and returns an *outcome*: a JSON-ready dict with
 ``table`` (``columns``, ``rows``), ``tests`` (``label``, ``p``: every p-value, corrected later across the
-whole report), ``notes`` and ``chart`` (which table columns the bar chart draws: ``x`` value, ``y`` label).
-Language-model and NLI sections live in :mod:`.sections_lm`.
+whole report), ``notes`` and ``chart`` (which table columns the bar chart draws: ``x`` value, ``y`` label, and
+where given ``interval`` (a column of interval cells), ``color`` (a group column) and ``ref`` (the value that
+means "no bias": 0, 50 or 1)). Language-model and NLI sections live in :mod:`.sections_lm`.
+
+Numbers keep full precision (only the displays round, through :mod:`embias_widgets.formatting`). An interval
+is read from the analysis' record wherever it has one: the key ``X_interval`` beside the score ``X`` (a dict
+``low``, ``high``, ``level``, ``method``), and it becomes a table cell of its own column (``"95% interval"``);
+a record without one gets no interval (never an invented one). The association records' ``stability`` and
+``influence`` (issue 28) become the columns ``stability``, ``same sign %`` and ``words flipping sign``.
 """
 
 from __future__ import annotations
@@ -56,10 +63,35 @@ PROBE_WORDS = {"math / arts / science": ("weat7", "weat8"), "career / family": (
 
 
 def outcome(columns: list[str], rows: list[list[Any]], *, tests: list[dict[str, Any]] | None = None,
-            notes: list[str] | None = None, x: str | None = None, y: str | None = None) -> dict[str, Any]:
-    """The JSON-ready outcome of a section (see the module docstring)."""
+            notes: list[str] | None = None, x: str | None = None, y: str | None = None,
+            **chart: Any) -> dict[str, Any]:
+    """The JSON-ready outcome of a section (see the module docstring); ``chart`` takes ``interval``, ``color``
+    and ``ref`` (left out when None)."""
+    extra = {k: v for k, v in chart.items() if v is not None and (k != "interval" or v in columns)}
     return {"table": {"columns": columns, "rows": rows}, "tests": tests or [],
-            "notes": list(dict.fromkeys(notes or [])), "chart": {"x": x, "y": y} if x and y else None}
+            "notes": list(dict.fromkeys(notes or [])), "chart": {"x": x, "y": y, **extra} if x and y else None}
+
+
+def interval(record: dict[str, Any] | None, key: str) -> dict[str, Any] | None:
+    """The interval of ``record[key]`` as the analysis gave it (``key + "_interval"``, with ``low`` and
+    ``high``), full precision; None when the record has none."""
+    got = (record or {}).get(f"{key}_interval")
+    if not isinstance(got, dict) or got.get("low") is None or got.get("high") is None:
+        return None
+    return {"low": float(got["low"]), "high": float(got["high"]), "level": float(got.get("level", 0.95)),
+            "method": str(got.get("method", ""))}
+
+
+def interval_column(intervals: list[dict[str, Any] | None]) -> str:
+    """``"95% interval"`` (the level of the first interval given)."""
+    level = next((i["level"] for i in intervals if i), 0.95)
+    return f"{level * 100:g}% interval"
+
+
+def interval_note(intervals: list[dict[str, Any] | None]) -> list[str]:
+    """What each interval method of the section resampled, in words (one note per method)."""
+    methods = dict.fromkeys(f"{i['level'] * 100:g}% interval: {i['method']}" for i in intervals if i and i["method"])
+    return list(methods)
 
 
 def model_options(spec: SectionSpec) -> dict[str, Any]:
@@ -67,15 +99,42 @@ def model_options(spec: SectionSpec) -> dict[str, Any]:
     return {k: spec.options[k] for k in ("device", "dtype") if spec.options.get(k) is not None}
 
 
-def _rounded(v: Any, digits: int = 4) -> Any:
-    return None if v is None else round(float(v), digits)
+def number(v: Any) -> Any:
+    """``v`` as a float at full precision (None stays None): report.json keeps every digit."""
+    return None if v is None else float(v)
+
+
+def _robustness(records: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]], list[str]]:
+    """Columns, per-record cells and notes of the records' ``stability`` and ``influence`` (where any has them)."""
+    stab = [r.get("stability") if isinstance(r.get("stability"), dict) else None for r in records]
+    infl = [r.get("influence") if isinstance(r.get("influence"), list) else None for r in records]
+    columns: list[str] = []
+    cells: list[list[Any]] = [[] for _ in records]
+    notes: list[str] = []
+    if any(stab):
+        columns += ["stability", "same sign %"]
+        for c, st in zip(cells, stab, strict=True):
+            c += [st.get("verdict"), number(100 * st["share_same_sign"]) if st and st.get("share_same_sign")
+                  is not None else None] if st else [None, None]
+        first = next(st for st in stab if st)
+        notes.append(f"stability over {first.get('k', '?')} seeded subsets keeping {first.get('keep', '?')} of each "
+                     f"set: {first.get('rule', 'rule not stated')}")
+    if any(infl):
+        columns.append("words flipping sign")
+        for c, inf in zip(cells, infl, strict=True):
+            c.append(sum(bool(w.get("flips_sign")) for w in inf) if inf is not None else None)
+        notes.append("words flipping sign: how many single words, left out one at a time, change the sign of d")
+    return columns, cells, notes
 
 
 def _suite_outcome(records: list[dict[str, Any]]) -> dict[str, Any]:
     rows, tests, notes = [], [], []
-    for r in records:
-        rows.append([r["test"], _rounded(r["effect_size"]), r["p_value"], r["num_targ1"], r["num_targ2"],
-                     r["num_attr1"], r["num_attr2"], len(r["oov"])])
+    intervals = [interval(r, "effect_size") for r in records]
+    has_interval = any(intervals)
+    robust_columns, robust_cells, robust_notes = _robustness(records)
+    for r, iv, extra in zip(records, intervals, robust_cells, strict=True):
+        rows.append([r["test"], number(r["effect_size"]), *([iv] if has_interval else []), r["p_value"],
+                     r["num_targ1"], r["num_targ2"], r["num_attr1"], r["num_attr2"], len(r["oov"]), *extra])
         tests.append({"label": r["test"], "p": r["p_value"]})
         if r["oov"]:
             notes.append(f"{r['test']}: {len(r['oov'])} out-of-vocabulary item(s) left out: {', '.join(r['oov'][:8])}")
@@ -83,8 +142,10 @@ def _suite_outcome(records: list[dict[str, Any]]) -> dict[str, Any]:
     if records:
         notes.append(f"p-values: {records[0]['method']} permutation test, {records[0]['n_permutations']:,} "
                      f"splits, alternative {records[0]['alternative']!r}")
-    return outcome(["test", "effect size d", "p", "n X", "n Y", "n A", "n B", "OOV"], rows, tests=tests,
-                   notes=notes, x="effect size d", y="test")
+    iv_col = [interval_column(intervals)] if has_interval else []
+    return outcome(["test", "effect size d", *iv_col, "p", "n X", "n Y", "n A", "n B", "OOV", *robust_columns],
+                   rows, tests=tests, notes=[*notes, *interval_note(intervals), *robust_notes], x="effect size d",
+                   y="test", interval=iv_col[0] if iv_col else None, ref=0)
 
 
 def run_weat(spec: SectionSpec) -> dict[str, Any]:
@@ -121,11 +182,18 @@ def run_ripa(spec: SectionSpec) -> dict[str, Any]:
                 groups.setdefault(f"{label}: {t.sets()[key].category}", []).extend(t.sets()[key].examples)
     result = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, groups, model=spec.model.name,
                                 **model_options(spec)).run()
-    rows = [[w, g, _rounded(s)] for w, g, s in zip(result.words, result.groups, result.ripa, strict=True)]
+    data = result.to_dict() if hasattr(result, "to_dict") else {}
+    per_word = data.get("ripa_interval") if isinstance(data.get("ripa_interval"), list) else None
+    intervals = [interval({"ripa_interval": i}, "ripa") for i in per_word] if per_word else [None] * len(result.words)
+    has_interval = any(intervals)
+    rows = [[w, g, number(s), *([iv] if has_interval else [])]
+            for w, g, s, iv in zip(result.words, result.groups, result.ripa, intervals, strict=True)]
     rows.sort(key=lambda r: -r[2])
     notes = [*result.notes, f"relation vector from {len(result.pairs)} pairs; positive = towards the first word of "
-             "each pair (woman, girl, she, ...)"]
-    return outcome(["word", "group", "RIPA"], rows, notes=notes, x="RIPA", y="word")
+             "each pair (woman, girl, she, ...)", *interval_note(intervals)]
+    iv_col = [interval_column(intervals)] if has_interval else []
+    return outcome(["word", "group", "RIPA", *iv_col], rows, notes=notes, x="RIPA", y="word",
+                   interval=iv_col[0] if iv_col else None, color="group", ref=0)
 
 
 def run_debias(spec: SectionSpec) -> dict[str, Any]:
@@ -139,13 +207,13 @@ def run_debias(spec: SectionSpec) -> dict[str, Any]:
     for r in frame.to_dict("records"):
         for label, col in (("original", "original"), ("gender direction removed", "debiased"),
                            ("random direction removed", "random")):
-            rows.append([f"{r['test']} {label}", r["test"], label, _rounded(r[col]), float(r[f"p_{col}"])])
+            rows.append([f"{r['test']} {label}", r["test"], label, number(r[col]), float(r[f"p_{col}"])])
         tests += [{"label": f"{r['test']} original", "p": float(r["p_original"])},
                   {"label": f"{r['test']} gender direction removed", "p": float(r["p_debiased"])}]
     notes = [f"random control: mean effect size over {spec.options['debias_random']} random direction(s), seeds "
              f"{spec.options['seed']}..; its p column is the mean p (not a test, left out of Holm-Bonferroni)"]
     return outcome(["row", "test", "vectors", "effect size d", "p"], rows, tests=tests, notes=notes,
-                   x="effect size d", y="row")
+                   x="effect size d", y="row", ref=0)
 
 
 def run_sense_weat(spec: SectionSpec) -> dict[str, Any]:
@@ -161,11 +229,11 @@ def run_sense_weat(spec: SectionSpec) -> dict[str, Any]:
     rows, tests_out, notes = [], [], []
     for r in records:
         word = r["word_level"]
-        rows.append([r["test"], _rounded(r["effect_size"]), r["p_value"], _rounded(word["word_average"]["effect_size"]),
-                     _rounded(word["word_max"]["effect_size"])])
+        rows.append([r["test"], number(r["effect_size"]), r["p_value"], number(word["word_average"]["effect_size"]),
+                     number(word["word_max"]["effect_size"])])
         tests_out.append({"label": r["test"], "p": r["p_value"]})
         notes.extend(f"{r['test']}: {n}" for n in r.get("notes", []))
     if name.startswith("gloss:"):
         notes.append(f"sense vectors: {name}, gloss vectors only (LMMS's gloss step, one component of full LMMS)")
     return outcome(["test", "sense d", "p", "word-average d", "word-max d"], rows, tests=tests_out, notes=notes,
-                   x="sense d", y="test")
+                   x="sense d", y="test", ref=0)

@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from ...metrics import neutrality
 from ...stimuli.nli_probes import NliPair, PairSource, TemplateProbe
 from .plan import SectionSpec
-from .sections import model_options, outcome
+from .sections import interval, interval_column, interval_note, model_options, number, outcome
 
 CI_LEVEL = 0.95
 
@@ -32,9 +33,20 @@ def _read(spec: SectionSpec, name: str, fmt: str, limit: int | None) -> list[Any
 
 
 def _bias_rows(record: dict[str, Any], key: str = "score") -> list[list[Any]]:
-    rows = [["all", record["n"], _r(record["score"])]]
-    rows += [[k, v["n"], _r(v[key])] for k, v in sorted(record["by_bias_type"].items())]
+    """``[label, n, score, interval or None]``: overall, then per bias type (the record's ``score_interval``)."""
+    rows = [["all", record["n"], number(record["score"]), interval(record, "score")]]
+    rows += [[k, v["n"], number(v[key]), interval(v, key)] for k, v in sorted(record["by_bias_type"].items())]
     return rows
+
+
+def _with_intervals(columns: list[str], rows: list[list[Any]],
+                    at: int) -> tuple[list[str], list[list[Any]], str | None]:
+    """Keep the interval cells at ``at`` (named ``"95% interval"``) when any row has one, else drop them."""
+    intervals = [r[at] for r in rows]
+    if not any(intervals):
+        return columns, [r[:at] + r[at + 1:] for r in rows], None
+    name = interval_column(intervals)
+    return [*columns[:at], name, *columns[at:]], rows, name
 
 
 def _scored(result: Any, what: str) -> Any:
@@ -43,10 +55,6 @@ def _scored(result: Any, what: str) -> Any:
         first = next((r.error for r in result.rows if r.error), "no pair given")
         raise ValueError(f"no pair of {what} could be scored ({len(result.rows)} tried); the first: {first}")
     return result
-
-
-def _r(v: Any) -> Any:
-    return None if v is None else round(float(v), 4)
 
 
 def _lm_notes(*records: dict[str, Any]) -> list[str]:
@@ -76,13 +84,17 @@ def run_crows(spec: SectionSpec) -> dict[str, Any]:
     rows = _bias_rows(a)
     if b:
         bb = {r[0]: r for r in _bias_rows(b)}
-        rows = [[*r, bb[r[0]][2], _r(bb[r[0]][2] - 50)] for r in rows]
+        rows = [[*r, bb[r[0]][2], number(bb[r[0]][2] - 50)] for r in rows]
     for direction, v in sorted(a["by_direction"].items()):
-        rows.append([f"direction: {direction}", v["n"], _r(v["percent_of_decided"])] + ([None, None] if b else []))
+        rows.append([f"direction: {direction}", v["n"], number(v["percent_of_decided"]),
+                     interval(v, "percent_of_decided")] + ([None, None] if b else []))
+    intervals = [r[3] for r in rows]
+    columns, rows, iv_name = _with_intervals(columns, rows, 3)
     notes = [f"{len(pairs):,} pairs; % of pairs whose more stereotypical sentence scores higher (50 = unbiased); "
              f"{name_a} scores rounded to {a['decimals']} decimals as CrowS-Pairs' metric.py",
-             "CrowS-Pairs reports no significance test, so none is given here", *_lm_notes(*records)]
-    return outcome(columns, rows, notes=notes, x=f"{name_a} %", y="bias type")
+             "CrowS-Pairs reports no significance test, so none is given here", *interval_note(intervals),
+             *_lm_notes(*records)]
+    return outcome(columns, rows, notes=notes, x=f"{name_a} %", y="bias type", interval=iv_name, ref=50)
 
 
 def run_stereoset(spec: SectionSpec) -> dict[str, Any]:
@@ -94,20 +106,29 @@ def run_stereoset(spec: SectionSpec) -> dict[str, Any]:
                              **model_options(spec))
     rec = _scored(study.run(), "StereoSet").to_dict(items=False)
     ss = rec.get("stereoset") or {}
-    rows = [["all", ss.get("n"), _r(ss.get("ss")), _r(ss.get("lms")), _r(ss.get("icat"))]]
-    rows += [[k, v["n"], _r(v["ss"]), _r(v["lms"]), _r(v["icat"])]
-             for k, v in sorted(ss.get("by_bias_type", {}).items())]
+    rows = [["all", ss.get("n"), number(ss.get("ss")), interval(ss, "ss"), number(ss.get("lms")),
+             interval(ss, "lms"), number(ss.get("icat")), interval(ss, "icat")]]
+    rows += [[k, v["n"], number(v["ss"]), interval(v, "ss"), number(v["lms"]), interval(v, "lms"),
+              number(v["icat"]), interval(v, "icat")] for k, v in sorted(ss.get("by_bias_type", {}).items())]
+    columns = ["bias type", "n", "SS", "SS interval", "LMS", "LMS interval", "ICAT", "ICAT interval"]
+    intervals = [c for r in rows for c in r[3::2]]
+    keep = [i for i, c in enumerate(columns) if "interval" not in c or any(r[i] for r in rows)]
+    columns, rows = [columns[i] for i in keep], [[r[i] for i in keep] for r in rows]
     notes = [f"{len(pairs):,} intrasentence items scored with {rec['metric'].upper()}",
-             "StereoSet reports no significance test, so none is given here", *_lm_notes(rec)]
-    return outcome(["bias type", "n", "SS", "LMS", "ICAT"], rows, notes=notes, x="SS", y="bias type")
+             "StereoSet reports no significance test, so none is given here", *interval_note(intervals),
+             *_lm_notes(rec)]
+    return outcome(columns, rows, notes=notes, x="SS", y="bias type", interval="SS interval", ref=50)
 
 
 def _sense_outcome(rec: dict[str, Any], n_pairs: int, where: str) -> dict[str, Any]:
     rows = _bias_rows(rec)
-    rows += [[k, v["n"], _r(v["score"])] for k, v in sorted((rec.get("by_sense_key") or {}).items())]
+    rows += [[k, v["n"], number(v["score"]), interval(v, "score")]
+             for k, v in sorted((rec.get("by_sense_key") or {}).items())]
+    intervals = [r[3] for r in rows]
+    columns, rows, iv_name = _with_intervals(["sense type / key", "n", "bias score"], rows, 3)
     notes = [f"{n_pairs:,} pairs from {where}, AUL, % minus 50 (Zhou et al.; 0 = unbiased)",
-             "no significance test is defined for these scores", *_lm_notes(rec)]
-    return outcome(["sense type / key", "n", "bias score"], rows, notes=notes, x="bias score", y="sense type / key")
+             "no significance test is defined for these scores", *interval_note(intervals), *_lm_notes(rec)]
+    return outcome(columns, rows, notes=notes, x="bias score", y="sense type / key", interval=iv_name, ref=0)
 
 
 def run_sense_pairs(spec: SectionSpec) -> dict[str, Any]:
@@ -161,15 +182,8 @@ class SampledPairs(PairSource):
             yield self.probe.pair(int(i))
 
 
-def nli_intervals(neutral: np.ndarray, is_neutral: np.ndarray, level: float = CI_LEVEL) -> dict[str, Any]:
-    """95% intervals over sampled pairs: t interval of mean ``neutral`` (NN), Wilson of ``is_neutral`` (FN)."""
-    from scipy import stats
-
-    n = len(neutral)
-    nn = stats.t.interval(level, n - 1, loc=float(np.mean(neutral)), scale=float(stats.sem(neutral))) if n > 1 \
-        else (float("nan"), float("nan"))
-    fn = stats.binomtest(int(np.sum(is_neutral)), n).proportion_ci(level, method="wilson")
-    return {"nn": (float(nn[0]), float(nn[1])), "fn": (float(fn.low), float(fn.high))}
+# NN's t and FN's Wilson intervals live in the metric core now (issue 28); the result's to_dict carries them
+nli_intervals = neutrality.nli_intervals
 
 
 def word_pair_note(per_pair: Any, n_templates: int) -> str:
@@ -193,16 +207,18 @@ def run_nli(spec: SectionSpec) -> dict[str, Any]:
     probs = per_pair[["entailment", "neutral", "contradiction"]].to_numpy(dtype=float)
     ci = nli_intervals(probs[:, 1], probs.argmax(axis=1) == 1)
     d = result.to_dict()
+    methods = {"nn": "t interval of the mean neutral probability over the sampled sentence pairs",
+               "fn": "Wilson score interval of the share of sampled sentence pairs labelled neutral"}
+    iv = {k: {"low": lo, "high": hi, "level": CI_LEVEL, "method": methods[k]} for k, (lo, hi) in ci.items()}
     rows = []
     for level in ("pairs", "word_pairs"):
         s = d[level]
-        rows.append([f"NN ({level.replace('_', ' ')})", _r(s["net_neutral"]), *(ci["nn"] if level == "pairs" else
-                                                                              (None, None))])
-        rows.append([f"FN ({level.replace('_', ' ')})", _r(s["fraction_neutral"]), *(ci["fn"] if level == "pairs" else
-                                                                                   (None, None))])
-        rows += [[f"T:{k.removeprefix('threshold_')} ({level.replace('_', ' ')})", _r(v), None, None]
-                 for k, v in s.items() if k.startswith("threshold_")]
-    rows = [[r[0], r[1], _r(r[2]), _r(r[3])] for r in rows]
+        rows.append([f"NN ({level.replace('_', ' ')})", number(s["net_neutral"]),
+                     interval(s, "net_neutral") or (iv["nn"] if level == "pairs" else None)])
+        rows.append([f"FN ({level.replace('_', ' ')})", number(s["fraction_neutral"]),
+                     interval(s, "fraction_neutral") or (iv["fn"] if level == "pairs" else None)])
+        rows += [[f"T:{k.removeprefix('threshold_')} ({level.replace('_', ' ')})", number(v), interval(s, k)]
+                 for k, v in s.items() if k.startswith("threshold_") and not k.endswith("_interval")]
     notes = [f"{len(source):,} of {len(probe):,} pairs, a seeded random sample (seed {spec.options['seed']})",
              "interval: 95% t interval of the mean neutral probability (NN) and 95% Wilson score interval of the "
              "share labelled neutral (FN), over the sampled sentence pairs",
@@ -210,4 +226,5 @@ def run_nli(spec: SectionSpec) -> dict[str, Any]:
              "no p-value: these are descriptive measures", *(n for n in d.get("notes", []) if "subset" not in n)]
     if d.get("note"):
         notes.append(d["note"])
-    return outcome(["measure", "value", "95% low", "95% high"], rows, notes=notes, x="value", y="measure")
+    return outcome(["measure", "value", "95% interval"], rows, notes=notes, x="value", y="measure",
+                   interval="95% interval", ref=1)
