@@ -83,12 +83,28 @@ def score_chunk(classifier: Any, source: PairSource, start: int, stop: int, *, t
     ``seconds`` is the chunk's wall time; ``cpu_seconds`` the CPU time of this process meanwhile (all its
     threads: on a Dask worker, what the worker spent on the chunk, whatever the neighbours on the machine do)."""
     t0, c0 = time.perf_counter(), time.process_time()
-    chunk = source.chunk(start, stop)
-    P = check_probabilities(classifier.predict(chunk.premises, chunk.hypotheses), len(chunk),
-                            name=getattr(classifier, "name", "classifier"))
-    stats = NeutralityStats.from_probs(P, chunk.premise_words, chunk.hypothesis_words, taus)
+    raw, premise_words, hypothesis_words = _predict(classifier, source, start, stop)
+    P = check_probabilities(raw, stop - start, name=getattr(classifier, "name", "classifier"))
+    stats = NeutralityStats.from_probs(P, premise_words, hypothesis_words, taus)
     index = np.arange(start, stop, dtype=np.int64)
     top = {label: TopPairs(top_k).update(P[:, LABELS.index(label)], index) for label in TOP_LABELS}
     kept = {int(i) for t in top.values() for i in t.indices}
     return ChunkResult(start, stop, stats, top, {i: P[i - start].copy() for i in kept},
                        time.perf_counter() - t0, P if per_pair else None, time.process_time() - c0)
+
+
+def _predict(classifier: Any, source: PairSource, start: int, stop: int) -> tuple[Any, list[str], list[str]]:
+    """``(probabilities, premise word per pair, hypothesis word per pair)`` of pairs ``start .. stop-1``.
+
+    A template probe gives its pairs as indices into sentence parts (``pair_parts``), no pair objects: a
+    classifier with ``predict_parts`` (the cross-encoder) builds token ids from parts tokenised once, any other
+    gets the sentences as strings. Other sources give their pairs (``chunk``)."""
+    parts_of = getattr(source, "pair_parts", None)
+    parts = parts_of(start, stop) if parts_of is not None else None
+    if parts is None:
+        chunk = source.chunk(start, stop)
+        return classifier.predict(chunk.premises, chunk.hypotheses), chunk.premise_words, chunk.hypothesis_words
+    predict_parts = getattr(classifier, "predict_parts", None)
+    raw = predict_parts(parts) if predict_parts is not None else classifier.predict(parts.premises(),
+                                                                                   parts.hypotheses())
+    return raw, parts.pair_premise_words(), parts.pair_hypothesis_words()

@@ -24,10 +24,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelNotFoundError, NliLabelError
-from ..language_models.batching import pack_by_length
+from ..language_models.batching import pack_by_length, pack_lengths
 from ..runtime import check_device, check_dtype, default_device, inference, input_length, place_model, precision_note
 from ..runtime import token_budget as token_budget_for
 from .cls_row import cls_row_logits
+from .pair_tokens import PairTokens
 from .protocol import LABELS, check_pair_lists
 
 #: Spellings of the three NLI labels in hub configs, after :func:`_spelling` (lowercase, letters only):
@@ -82,6 +83,15 @@ def label_columns(id2label: Mapping[Any, str]) -> np.ndarray:
             "'neutral', 'contradiction') in the model's logit order"
         )
     return np.array([where[name] for name in LABELS], dtype=np.int64)
+
+
+def _to_device(array: np.ndarray, device: str, cuda: bool) -> Any:
+    """An int64 host array as a tensor on ``device``: on CUDA through pinned memory with a non-blocking copy
+    (the host goes on to the next batch), elsewhere the array's own memory."""
+    import torch
+
+    tensor = torch.from_numpy(np.ascontiguousarray(array, dtype=np.int64))
+    return tensor.pin_memory().to(device, non_blocking=True) if cuda else tensor
 
 
 def _is_sequence_classifier(model: Any) -> bool:
@@ -147,6 +157,7 @@ class CrossEncoderNli:
         self.forward_passes = 0
         self.cls_row = bool(cls_row)
         self._fast: Any = None  # the [CLS]-row logits function once checked; False where it does not apply
+        self._pieces: PairTokens | None = None  # sentence parts tokenised once (predict_parts)
 
     @classmethod
     def from_pretrained(cls, name_or_path: str, **options: Any) -> CrossEncoderNli:
@@ -190,6 +201,7 @@ class CrossEncoderNli:
             state["model"] = copy.deepcopy(self.model).to("cpu")
             state["device"] = "cpu"
         state["_fast"] = None  # a closure over the live model: checked again where it lands
+        state["_pieces"] = None  # a cache, rebuilt where it lands
         return state
 
     # -- scoring ------------------------------------------------------------------------------------
@@ -237,32 +249,73 @@ class CrossEncoderNli:
     def predict_encoded(self, ids: Sequence[Sequence[int]], types: Sequence[Sequence[int]] | None) -> np.ndarray:
         """:meth:`predict` for pairs already through :meth:`encode_pairs` (an engine tokenises the next chunk
         while this one runs)."""
+        if not len(ids):
+            return np.zeros((0, 3))
+        lengths = np.array([len(r) for r in ids], dtype=np.int64)
+
+        def rows_of(batch: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+            picked = batch.tolist()
+            return (np.array([ids[i] for i in picked], dtype=np.int64),
+                    None if types is None else np.array([types[i] for i in picked], dtype=np.int64))
+
+        return self._predict_rows(lengths, rows_of)
+
+    def predict_parts(self, parts: Any) -> np.ndarray:
+        """:meth:`predict` for the pairs of a template probe's chunk given as
+        :class:`~embias_widgets.stimuli.nli_probes.PairParts`: each subject part and template tail tokenised
+        once per classifier and the pairs' ids assembled from the pieces (:mod:`.pair_tokens`), the same ids
+        as :meth:`encode_pairs` gives (checked once per probe); a tokenizer whose pieces do not compose gets
+        whole pairs (:meth:`predict`)."""
+        if self._pieces is None:
+            self._pieces = PairTokens(self.tokenizer)
+        built = self._pieces.assemble(parts) if len(parts) else None
+        if built is None:
+            return self.predict(parts.premises(), parts.hypotheses())
+        lengths, rows_of = built
+        if self.max_length is not None and int(lengths.max()) > self.max_length:
+            i = int(np.argmax(lengths > self.max_length))
+            premise, hypothesis = parts.premises()[i], parts.hypotheses()[i]
+            raise ValueError(f"pair {i} ({premise[:50]!r} / {hypothesis[:50]!r}) has {int(lengths[i])} tokens but "
+                             f"{self.name} takes at most {self.max_length}: shorten the sentences")
+        return self._predict_rows(lengths, rows_of)
+
+    def _predict_rows(self, lengths: np.ndarray, rows_of: Any) -> np.ndarray:
+        """Probabilities of pairs of ``lengths`` whose ``(ids, types)`` rows ``rows_of(index array)`` gives, in
+        equal-length batches under the token budget.
+
+        The logits stay on the model's device until the last batch: one device-to-host copy per call
+        (per chunk), so on CUDA no batch waits for the previous one and the next batch is assembled while one
+        runs; a batch's ids go through pinned memory with a non-blocking copy there. On the CPU the same
+        code runs without either (nothing to copy)."""
         import torch
 
-        out = np.zeros((len(ids), 3))
-        if not len(ids):
-            return out
         logits_of = self._logits_function()
-        batches = pack_by_length([len(r) for r in ids], self.token_budget)
+        batches = pack_lengths(lengths, self.token_budget)
         iterator: Any = batches
         if self.progress:
             from tqdm.auto import tqdm
 
             iterator = tqdm(batches, desc=f"NLI {self.name}", unit="batch")
+        cuda = torch.device(self.device).type == "cuda"
+        uses_types = self._uses_types
+        collected: Any = None
         with inference(self.device, self.dtype):  # runtime: no cuDNN attention in half precision
             for batch in iterator:
-                input_ids = torch.tensor([ids[i] for i in batch], dtype=torch.long, device=self.device)
-                kwargs: dict[str, Any] = {"attention_mask": torch.ones_like(input_ids)}
-                if types is not None and self._uses_types:
-                    kwargs["token_type_ids"] = torch.tensor([types[i] for i in batch], dtype=torch.long,
-                                                            device=self.device)
-                logits = logits_of(input_ids, **kwargs).cpu().double().numpy()
+                ids, types = rows_of(batch)
+                kwargs: dict[str, Any] = {}
+                input_ids = _to_device(ids, self.device, cuda)
+                kwargs["attention_mask"] = torch.ones_like(input_ids)
+                if types is not None and uses_types:
+                    kwargs["token_type_ids"] = _to_device(types, self.device, cuda)
+                logits = logits_of(input_ids, **kwargs)
                 self.forward_passes += 1
-                logits = logits[:, self.columns]
-                logits -= logits.max(axis=1, keepdims=True)
-                p = np.exp(logits)
-                out[batch] = p / p.sum(axis=1, keepdims=True)
-        return out
+                if collected is None:
+                    collected = torch.empty((len(lengths), logits.shape[1]), dtype=logits.dtype, device=logits.device)
+                collected[_to_device(batch, self.device, cuda)] = logits
+        logits = collected.cpu().double().numpy()[:, self.columns]  # one copy to the host
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        return p / p.sum(axis=1, keepdims=True)
 
     # -- debiasing (Dev et al. 2020, section 4) ----------------------------------------------------------
     def input_embeddings(self) -> np.ndarray:
@@ -291,4 +344,5 @@ class CrossEncoderNli:
         clone.description = f"{self.description}; {suffix}"
         clone.forward_passes = 0
         clone._fast = None  # the shortcut closes over the model it was made for
+        clone._pieces = None
         return clone

@@ -12,7 +12,9 @@ import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .sentence_templates import DEFAULT_STYLE, STYLES, Template, templates
+import numpy as np
+
+from .sentence_templates import DEFAULT_STYLE, STYLES, Template, subject_part, templates
 from .word_lists import ProbeError, check_words
 
 CSV_COLUMNS = (
@@ -79,6 +81,44 @@ class PairChunk:
         self.hypotheses.append(pair.hypothesis)
 
 
+@dataclass(frozen=True)
+class PairParts:
+    """Pairs ``start .. stop-1`` of a template probe as indices into the sentences' parts, never as pair objects.
+
+    Pair ``k`` of the chunk has premise ``first[p[k]] + tails[t[k]]`` and hypothesis ``second[h[k]] +
+    tails[t[k]]`` (:func:`~.sentence_templates.subject_part` and :meth:`~.sentence_templates.Template.tail`), of
+    the word pair ``(premise_words[p[k]], hypothesis_words[h[k]])``. A classifier that tokenises each part once
+    (the cross-encoder's ``predict_parts``) builds every pair's token ids from them.
+    """
+
+    start: int
+    first: tuple[str, ...]
+    second: tuple[str, ...]
+    tails: tuple[str, ...]
+    premise_words: tuple[str, ...]
+    hypothesis_words: tuple[str, ...]
+    p: np.ndarray
+    h: np.ndarray
+    t: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.p)
+
+    def premises(self) -> list[str]:
+        first, tails = self.first, self.tails
+        return [first[i] + tails[j] for i, j in zip(self.p.tolist(), self.t.tolist(), strict=True)]
+
+    def hypotheses(self) -> list[str]:
+        second, tails = self.second, self.tails
+        return [second[i] + tails[j] for i, j in zip(self.h.tolist(), self.t.tolist(), strict=True)]
+
+    def pair_premise_words(self) -> list[str]:
+        return np.asarray(self.premise_words, dtype=object)[self.p].tolist()
+
+    def pair_hypothesis_words(self) -> list[str]:
+        return np.asarray(self.hypothesis_words, dtype=object)[self.h].tolist()
+
+
 def pair_id(pair_type: str, premise: str, hypothesis: str) -> str:
     """The authors' pair id: ``sha224(pair_type + "\\t" + premise + "\\t" + hypothesis)`` in hex."""
     return hashlib.sha224(f"{pair_type}\t{premise}\t{hypothesis}".encode()).hexdigest()
@@ -101,6 +141,10 @@ class PairSource:
         for pair in self.iter_pairs(start, stop):
             out.append(pair)
         return out
+
+    def pair_parts(self, start: int, stop: int) -> PairParts | None:
+        """Pairs ``start .. stop-1`` as :class:`PairParts` where the source is a product of parts, else None."""
+        return None
 
     def _range(self, start: int, stop: int | None) -> tuple[int, int]:
         n = len(self)
@@ -148,6 +192,7 @@ class TemplateProbe(PairSource):
         self.person = person
         self.style = style
         self.pair_type = f"{premise_type} -> {hypothesis_type}"
+        self._parts: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None  # by pair_parts
 
     def __len__(self) -> int:
         return len(self.premise_words) * len(self.hypothesis_words) * len(self.templates)
@@ -167,6 +212,19 @@ class TemplateProbe(PairSource):
                              f"{', '.join(self.hypothesis_words[:6])}, ...") from None
         start = (p * len(self.hypothesis_words) + h) * len(self.templates)
         return range(start, start + len(self.templates))
+
+    def pair_parts(self, start: int, stop: int) -> PairParts:
+        """Pairs ``start .. stop-1`` as indices into the subject parts and template tails (see
+        :class:`PairParts`): the same sentences as :meth:`iter_pairs`, no pair objects, no ids."""
+        start, stop = self._range(start, stop)
+        if self._parts is None:
+            style, person = self.style, self.person
+            self._parts = (tuple(subject_part(w, style=style, person=person) for w in self.premise_words),
+                           tuple(subject_part(w, style=style, person=person) for w in self.hypothesis_words),
+                           tuple(tpl.tail(style) for tpl in self.templates))
+        ph, t = np.divmod(np.arange(start, stop, dtype=np.int64), len(self.templates))
+        p, h = np.divmod(ph, len(self.hypothesis_words))
+        return PairParts(start, *self._parts, self.premise_words, self.hypothesis_words, p, h, t)
 
     def pair(self, index: int) -> NliPair:
         """Pair number ``index`` (0-based)."""

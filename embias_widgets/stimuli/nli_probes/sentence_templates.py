@@ -28,6 +28,13 @@ def article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
+def subject_part(subject: str, *, style: str = DEFAULT_STYLE, person: bool = False) -> str:
+    """A sentence's start up to its subject: ``"A driver"`` (authors'), ``"The evil person"`` (paper's, adjective);
+    ``subject_part(s) + template.tail()`` is ``template.sentence(s)``."""
+    head = f"{subject} person" if person else subject
+    return f"{article(head).capitalize()} {head}" if style == "authors" else f"The {head}"
+
+
 @dataclass(frozen=True)
 class Template:
     """One "SUBJECT VERB a/an OBJECT" template of a verb group."""
@@ -38,11 +45,12 @@ class Template:
 
     def sentence(self, subject: str, *, style: str = DEFAULT_STYLE, person: bool = False) -> str:
         """The template filled with ``subject`` (``person``: "SUBJECT person ...")."""
-        head = f"{subject} person" if person else subject
+        return subject_part(subject, style=style, person=person) + self.tail(style)
+
+    def tail(self, style: str = DEFAULT_STYLE) -> str:
+        """What follows the subject: ``" bought a phone ."`` (authors') or ``" bought a phone."`` (paper's)."""
         obj = f"{article(self.object)} {self.object}"
-        if style == "authors":
-            return f"{article(head).capitalize()} {head} {self.verb} {obj} ."
-        return f"The {head} {self.verb} {obj}."
+        return f" {self.verb} {obj} ." if style == "authors" else f" {self.verb} {obj}."
 
     def type_name(self, person: bool = False) -> str:
         """The authors' template type: the verb (``person_<verb>`` for adjective templates)."""
