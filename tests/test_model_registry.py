@@ -47,9 +47,10 @@ def test_no_model_module_registers_itself() -> None:
 
 def test_models_are_grouped_by_kind() -> None:
     """Model kinds live in subpackages; flat are only what every kind shares: the layer's errors, the registry,
-    and ``runtime`` (a model's input length, its device, torch's threads: one place for each fact)."""
+    ``names`` (what a name means before anything loads) and ``runtime`` (a model's input length, its device,
+    torch's threads: one place for each fact)."""
     flat = sorted(p.name for p in (PACKAGE / "models").glob("*.py"))
-    assert flat == ["__init__.py", "errors.py", "registry.py", "runtime.py"]
+    assert flat == ["__init__.py", "errors.py", "names.py", "registry.py", "runtime.py"]
 
 
 def test_word_tests_do_not_import_sentence_tests() -> None:

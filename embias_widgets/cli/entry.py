@@ -140,6 +140,17 @@ def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     except KeyboardInterrupt:
         print(f"embias {args.command}: interrupted", file=sys.stderr)
         return 130
+    except ModuleNotFoundError as err:
+        if os.environ.get("EMBIAS_DEBUG"):
+            raise
+        from ..models.names import EXTRA_OF_MODULE, extras_error
+
+        if (err.name or "").split(".")[0] not in EXTRA_OF_MODULE:  # not an optional extra: our bug
+            print(f"embias {args.command}: internal error: {type(err).__name__}: {err}; {REPORT_HINT}",
+                  file=sys.stderr)
+            return 1
+        print(f"embias {args.command}: error: {extras_error(err.name, f'embias {args.command}')}", file=sys.stderr)
+        return 2
     except BAD_INPUT as err:
         if os.environ.get("EMBIAS_DEBUG"):
             raise

@@ -56,6 +56,9 @@ def add_pll(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_pll(args: argparse.Namespace, out: Any) -> int:
+    from ..models.names import require_models_extra
+
+    require_models_extra("embias pll (language models run on torch)")  # the base install: say so, not a bug
     from ..models.runtime import cpu_threads, torch_threads
 
     with torch_threads(cpu_threads(args.threads)):  # restored after: main() may run inside another program

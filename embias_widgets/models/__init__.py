@@ -6,6 +6,7 @@
 - ``sense_vectors/``, ``nli_classifiers/``: sense vectors, NLI classifiers;
 - ``runtime``: a model's input length, its device and the CPU threads (one place for each);
 - ``fingerprints/``: content hashes of models, the cache keys;
+- ``names``: what a model name means before anything loads (empty, a missing file, a hub name not found);
 - ``registry``: ``load_model(name)`` (and ``load_sense_model(spec)``) resolves names lazily from one table.
 """
 

@@ -27,3 +27,7 @@ class FingerprintError(ValueError):
 
 class NliLabelError(ValueError):
     """An NLI model whose labels are not (entailment, neutral, contradiction)."""
+
+
+class MissingExtrasError(ValueError):
+    """An optional dependency (torch, transformers, ...) is not installed: the message names the pip extra."""

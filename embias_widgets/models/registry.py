@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ModelNotFoundError
+from .names import check_name, locate_hub_model, looks_like_file, missing_path_error, require_models_extra
 from .static_vectors import StaticVectors, load_vector_file
 
 __all__ = [
@@ -145,15 +146,25 @@ def load_model(model: Any = "glove-6b-50d", *, device: str | None = None, dtype:
         if hasattr(model, "encode"):
             return model
         raise TypeError(f"cannot use {type(model).__name__} as a model: give a name, a path or vectors")
-    name = str(model)
-    loader = resolve_loader(name)
-    if loader is not None:
-        return loader(**(runtime if _table()[name].runs_on_torch else {}), **options)
+    registered = [n for kind in EMBEDDING_KINDS for n in available_models(kind)]
+    name = check_name(str(model), registered=registered)
+    entry = _table().get(name)
+    if entry is not None:
+        _check_embedding_kind(name, entry)
+        if name in BUILTIN_MODELS and entry.runs_on_torch:
+            require_models_extra(f"{name!r}")
+        return resolve_loader(name)(**(runtime if entry.runs_on_torch else {}), **options)
     if name.startswith("gloss:"):  # gloss-based sense vectors from any encoder
         return load_sense_model(name, **runtime, **options)
     path = Path(name).expanduser()
     if path.is_file():
         return load_vector_file(path, **options)
+    if path.is_dir():
+        require_models_extra(f"the model directory {name!r}")
+    elif looks_like_file(name):
+        raise missing_path_error(name, "model", registered)
+    else:  # a hub name: the local cache, then one online lookup (not transformers' retries)
+        locate_hub_model(name, what="model", registered=registered)
     from .sentence_encoders.encoders import load_hub_model  # torch, transformers
 
     try:
@@ -161,6 +172,23 @@ def load_model(model: Any = "glove-6b-50d", *, device: str | None = None, dtype:
     except ModelNotFoundError as err:  # not a model directory, not on the hub, or offline
         names = ", ".join(n for kind in EMBEDDING_KINDS for n in available_models(kind))
         raise ModelNotFoundError(f"unknown model {name!r}: registered embedding models are {names}. {err}") from None
+
+
+#: Where a registered model of a kind that gives no embeddings is used instead.
+_USED_BY = {"language-model": "likelihood tests (embias pll, PairedLikelihood)",
+            "nli": "NLI probes (embias nli, NliProbe)"}
+
+
+def _check_embedding_kind(name: str, entry: RegisteredModel) -> None:
+    """A registered model that gives no embeddings (a masked LM, an NLI model) named where embeddings go."""
+    if entry.kind in EMBEDDING_KINDS:
+        return
+    names = ", ".join(n for kind in EMBEDDING_KINDS for n in available_models(kind))
+    what = {"language-model": "a masked language model", "nli": "an NLI classifier"}.get(entry.kind, entry.kind)
+    raise ValueError(
+        f"{name!r} is {what}, not a word-vector model or sentence encoder: association tests, RIPA and the "
+        f"debiasing check need embeddings ({names}, a vectors file or an encoder directory); use {name!r} for "
+        f"{_USED_BY.get(entry.kind, 'its own kind of study')}")
 
 
 def load_sense_model(spec: Any, **options: Any) -> Any:

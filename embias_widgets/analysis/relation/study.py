@@ -34,7 +34,7 @@ from ...models.static_vectors.debias import project_out_random, project_out_subs
 from ...stimuli.projection_stimuli import BOLUKBASI_DEFINITIONAL_PAIRS
 from .before_after import weat_before_after
 from .result import RelationProjectionResult
-from .validation import Pair, RelationInputError, clean_pairs, clean_word_groups, mirrored_pair_notes
+from .validation import Pair, RelationInputError, check_finite, clean_pairs, clean_word_groups, mirrored_pair_notes
 
 SUBSPACE_KINDS = ("relation", "span")
 DEFAULT_PAIRS = BOLUKBASI_DEFINITIONAL_PAIRS
@@ -99,6 +99,7 @@ class RelationProjection:
         for first, second in self.pairs:
             enc = self.model.encode([first, second])
             if len(enc.items) == 2:
+                check_finite(enc.items, enc.vectors, f"pair ({first!r}, {second!r})")
                 kept.append((first, second))
                 xs.append(enc.vectors[0])
                 ys.append(enc.vectors[1])
@@ -145,6 +146,7 @@ class RelationProjection:
                 f"{len(enc.oov)} word(s) not in the vocabulary left out: "
                 + "; ".join(o.message() for o in enc.oov)
             )
+        check_finite(enc.items, enc.vectors, "words")
         kept = set(enc.items)
         groups = [g for g, w in self.word_groups if w in kept]
         dim = rel.dim

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 Pair = tuple[str, str]
 DEFAULT_GROUP = "words"
@@ -10,6 +11,19 @@ DEFAULT_GROUP = "words"
 
 class RelationInputError(ValueError):
     """Pairs or words that cannot be used as given: names the item and the fix."""
+
+
+def check_finite(items: Sequence[str], vectors: Any, where: str) -> None:
+    """:class:`RelationInputError` naming the first item whose vector holds NaN or an infinite value (the
+    relation vector is an SVD of the pairs' differences: one NaN fails it, or silently spoils every score)."""
+    import numpy as np
+
+    bad = [item for item, vec in zip(items, vectors, strict=True) if not np.all(np.isfinite(vec))]
+    if bad:
+        raise RelationInputError(
+            f"{where}: the model's vector for {bad[0]!r} holds NaN or an infinite value, so the relation vector "
+            "and every RIPA score would be meaningless; fix that vector or drop the word"
+            + (f" ({len(bad)} such words: {', '.join(map(repr, bad[:5]))})" if len(bad) > 1 else ""))
 
 
 def clean_pairs(pairs: Iterable[Sequence[str]]) -> tuple[Pair, ...]:

@@ -82,14 +82,19 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
     check_device(options.get("device"))
     if not isinstance(model, str):
         return _wrap(model, getattr(model, "name", type(model).__name__), options)
+    from ..names import check_name, locate_hub_model, looks_like_file, missing_path_error, require_models_extra
     from ..registry import BUILTIN_MODELS, available_models, resolve_loader
 
+    language_models = list(available_models("language-model"))
+    check_name(model, what="language model", registered=language_models)
     registered = BUILTIN_MODELS.get(model)
     if registered is not None and registered.kind != "language-model":
         raise ValueError(
             f"{model!r} is {registered.description.split(',')[0]} ({registered.kind} model), not a language model: "
             "likelihood scores need a masked or causal LM, e.g. embias-demo-mlm or bert-base-uncased"
         )
+    if model in BUILTIN_MODELS:
+        require_models_extra(f"the language model {model!r}")
     loader = resolve_loader(model)
     if loader is not None:
         description = available_models()[model]
@@ -102,6 +107,12 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
             f"{model} is a word-vector file, not a language model: likelihood scores need a masked or causal "
             "LM directory or hub name (e.g. embias-demo-mlm, bert-base-uncased)"
         )
+    if Path(model).expanduser().is_dir():
+        require_models_extra(f"the language model directory {model!r}")
+    elif looks_like_file(model):
+        raise missing_path_error(model, "language model", language_models)
+    else:  # a hub name: the local cache, then one online lookup (not transformers' retries)
+        locate_hub_model(model, what="language model", registered=language_models)
     check_model_dir(model, what="language model")
     try:
         chosen = _kind_from_config(model) if kind == "auto" else kind

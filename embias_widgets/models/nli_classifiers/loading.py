@@ -39,6 +39,16 @@ def load_nli_model(model: Any, **options: Any) -> Any:
     if loader is not None:
         obj = loader(**options)
         return load_nli_model(obj) if not is_nli_classifier(obj) else obj
+    from pathlib import Path
+
+    from ..names import check_name, locate_hub_model, looks_like_file, missing_path_error
+
+    nli = sorted(available_models("nli"))
+    check_name(model, what="NLI model", registered=nli)
+    if not Path(model).expanduser().exists():  # not a local path: say so at once, not after the hub's retries
+        if looks_like_file(model):
+            raise missing_path_error(model, "NLI model", nli)
+        locate_hub_model(model, what="NLI model", registered=nli)
     try:
         return CrossEncoderNli.from_pretrained(model, **options)
     except ModelNotFoundError as err:

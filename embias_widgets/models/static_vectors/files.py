@@ -141,8 +141,17 @@ def _read_binary(path: Path, limit: int | None) -> tuple[list[str], np.ndarray]:
         first = fh.readline(200)
         header = first.decode("ascii", errors="replace").split()
         if len(header) != 2 or not all(h.isdigit() for h in header):
+            if _is_text_entry(first, None):
+                raise ValueError(f"{path} is not a word2vec binary file: line 1 is a GloVe text line "
+                                 f"({first[:40]!r}...): give it a .txt name (text files are read by content)")
             raise ValueError(f"{path}:1: expected a '<count> <dim>' header line, got {first[:60]!r}")
         count, dim = int(header[0]), int(header[1])
+        start = fh.tell()
+        if _is_text_entry(fh.readline(64 * dim + 1024), dim):
+            raise ValueError(f"{path} is not a word2vec binary file: after its header line 2 is text ('word' and "
+                             f"{dim} numbers), so it is word2vec text: give it a .txt name (text files are read "
+                             "by content)")
+        fh.seek(start)
         if dim < 1:
             raise ValueError(f"{path}:1: the header says {dim} dimensions; a vector needs at least 1")
         if limit is not None:
@@ -169,6 +178,16 @@ def _read_binary(path: Path, limit: int | None) -> tuple[list[str], np.ndarray]:
             words.append(chars.decode("utf-8", errors="replace"))
             vectors[i] = np.frombuffer(raw, dtype="<f4")
     return words, vectors
+
+
+def _is_text_entry(line: bytes, dim: int | None) -> bool:
+    """Whether ``line`` is a text vector line: a word then ``dim`` (any, at least 2, when None) decimal numbers."""
+    try:
+        parts = line.decode("utf-8").split()
+    except UnicodeDecodeError:
+        return False
+    numbers = parts[1:]
+    return (len(numbers) == dim if dim is not None else len(numbers) >= 2) and all(map(_is_number, numbers))
 
 
 def write_word2vec_text(path: str | Path, words: list[str], vectors: np.ndarray) -> None:
