@@ -14,7 +14,9 @@ Shared by sentence encoders and language-model scorers (the device is checked by
 
 from __future__ import annotations
 
+import contextlib
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -71,8 +73,29 @@ def weight_options(path: Path | None) -> dict[str, Any]:
     return {}
 
 
+@contextlib.contextmanager
+def quiet_loading() -> Iterator[None]:
+    """transformers' "Loading weights" progress bar off while we load (it printed above a notebook's widget;
+    our own progress lines say what takes time), restored afterwards to what it was."""
+    from transformers.utils import logging as hf_logging
+
+    was_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_on:
+            hf_logging.enable_progress_bar()
+
+
 def from_pretrained(auto_class: Any, name_or_path: str | Path, path: Path | None, **kwargs: Any) -> Any:
-    """``auto_class.from_pretrained`` preferring safetensors (hub names: tried first, pickle after a warning)."""
+    """``auto_class.from_pretrained`` preferring safetensors (hub names: tried first, pickle after a warning),
+    without transformers' loading progress bar (:func:`quiet_loading`)."""
+    with quiet_loading():
+        return _from_pretrained(auto_class, name_or_path, path, **kwargs)
+
+
+def _from_pretrained(auto_class: Any, name_or_path: str | Path, path: Path | None, **kwargs: Any) -> Any:
     if path is not None:
         return auto_class.from_pretrained(str(name_or_path), **weight_options(path), **kwargs)
     try:
