@@ -15,7 +15,7 @@ import { ILauncher } from '@jupyterlab/launcher';
 import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
 import { LabIcon } from '@jupyterlab/ui-components';
 
-import { CARDS, CATEGORY } from './cards.js';
+import { CARDS, CATEGORY, ICONS } from './cards.js';
 import { FACTORY, FILE_TYPE, ReportViewerFactory } from './viewer.js';
 
 const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">
@@ -36,10 +36,11 @@ const launcherPlugin = {
   activate: (app, launcher, browser) => {
     for (const [rank, card] of CARDS.entries()) {
       const command = `embias-widgets:new-${card.id}`;
+      const icon = ICONS[card.id] ? new LabIcon({ name: `embias-widgets:${card.id}`, svgstr: ICONS[card.id] }) : embiasIcon;
       app.commands.addCommand(command, {
         label: card.label,
         caption: card.caption,
-        icon: embiasIcon,
+        icon,
         execute: async (args) => {
           const cwd = args?.cwd ?? browser?.model.path ?? '';
           // the default kernel by name: without one, a new notebook asks which kernel to start

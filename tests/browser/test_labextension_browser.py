@@ -1,6 +1,7 @@
 """Real browser: the prebuilt JupyterLab extension (labextension/) in a running JupyterLab.
 
-- the Launcher has an "embias-widgets" section with the five cards;
+- the Launcher has an "embias-widgets" section with a card per widget (the RIPA and sense WEAT widgets
+  included), each with its own icon (issue 31, item 21);
 - the WEAT explorer card opens a notebook whose first cell runs and draws the
   explorer, with the effect size the kernel computes on its own;
 - every card's first cell imports what it names;
@@ -21,7 +22,8 @@ import pytest
 from .conftest import APP, check_contrast, lab_cmd, run_code, screenshot_widgets, set_theme, wait_for_command
 
 pytestmark = pytest.mark.browser
-CARDS = ["WEAT explorer", "Sense selector", "Likelihood table", "NLI explorer", "Report"]
+CARDS = ["WEAT explorer", "Sense WEAT explorer", "RIPA projection", "Sense selector", "Likelihood table", "NLI explorer",
+         "Report"]
 FACTORY = "embias report"
 VIEW = ".embias-report-view"
 
@@ -98,6 +100,8 @@ def test_launcher_has_a_card_per_widget(lab_server, page):
     section = _section(page)
     expect(section).to_have_count(1, timeout=30_000)
     expect(section.locator(".jp-LauncherCard-label")).to_have_text(CARDS)
+    icons = section.locator(".jp-LauncherCard-icon svg").evaluate_all("(ns) => ns.map((n) => n.innerHTML)")
+    assert len(icons) == len(CARDS) and len(set(icons)) == len(CARDS), "cards share an icon"
     assert not page.errors, page.errors
 
 
@@ -105,14 +109,15 @@ def test_every_card_writes_a_first_cell_that_imports(lab_server, page):
     """Each card's notebook: one code cell naming an object that exists in the package."""
     _open_lab(page, lab_server)
     sources = {}
-    for card_id in ("weat-explorer", "sense-selector", "likelihood-table", "nli-explorer", "report"):
+    for card_id in ("weat-explorer", "sense-weat-explorer", "relation-projection", "sense-selector",
+                    "likelihood-table", "nli-explorer", "report"):
         sources[card_id] = page.evaluate(
             f"async (c) => {{ const p = await {APP}.commands.execute('embias-widgets:new-' + c); "
             "return p.content.model.sharedModel.cells.map((x) => [x.cell_type, x.getSource()]); }", card_id)
     imports = {}
     for card_id, cells in sources.items():
         assert len(cells) == 1 and cells[0][0] == "code", (card_id, cells)
-        match = re.match(r"from (embias_widgets[\w.]*) import (\w+)\n", cells[0][1])
+        match = re.search(r"^from (embias_widgets[\w.]*) import (\w+)\n\n", cells[0][1], re.M)  # the last import
         assert match, (card_id, cells[0][1])
         assert f"\n{match[2]}(" in cells[0][1], (card_id, cells[0][1])  # the cell builds what it imports
         imports[card_id] = (match[1], match[2])
