@@ -37,10 +37,10 @@ def test_section_row_is_the_studys_result():
     row = dict(zip(columns, outcome["table"]["rows"][0], strict=True))
     direct = ContextualAssociationTest("weat6", model=str(tiny_mlm_dir()), contexts="templates",
                                        device="cpu").run(200, seed=2)
-    assert row["test"] == "weat6" and row["N"] == 200
+    assert row["test"] == "weat6" and row["n samples"] == 200
     assert row["combined effect size"] == pytest.approx(direct.combined_effect_size, rel=1e-9)
     assert row["95% interval"]["low"] == pytest.approx(direct.meta.interval[0], rel=1e-9)
     assert row["I^2"] == pytest.approx(direct.meta.i_squared) and row["words without contexts"] == 0
-    assert outcome["tests"] == [{"label": "CEAT weat6", "p": direct.p_value}]
+    assert outcome["tests"] == [{"label": "weat6", "p": direct.p_value}]
     assert outcome["chart"]["interval"] == "95% interval" and outcome["chart"]["ref"] == 0
     assert any("bleached templates" in n for n in outcome["notes"])

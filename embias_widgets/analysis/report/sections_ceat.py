@@ -43,7 +43,7 @@ def run_ceat(spec: SectionSpec) -> dict[str, Any]:
         missing = [w for s in data["sets"].values() for w in s["missing_contexts"]]
         rows.append([name, data["combined_effect_size"], data["combined_effect_size_interval"], data["p_value"],
                      data["n"], data["i_squared"], data["tau_squared"], len(missing)])
-        tests.append({"label": f"CEAT {name}", "p": data["p_value"]})
+        tests.append({"label": name, "p": data["p_value"]})
         notes.extend(f"{name}: {n}" for n in result.notes)
         source = data["contexts"]["source"]
     column = f"{level * 100:g}% interval"
@@ -52,8 +52,6 @@ def run_ceat(spec: SectionSpec) -> dict[str, Any]:
               "each sample's weight is 1 / (v + tau^2), v the ddof=1 variance of s(w, A, B) over X and Y (the "
               "authors' convention), so with thousands of samples the interval is narrow and p tiny: read I^2 and "
               "the samples' spread (embias ceat --format json) for how much the contexts move d"]
-    out = outcome(["test", "combined effect size", column, "p", "N", "I^2", "tau^2", "words without contexts"],
-                  rows, tests=tests, notes=[n for n in notes if n], x="combined effect size", y="test")
-    if out.get("chart"):
-        out["chart"].update({"interval": column, "ref": 0})
-    return out
+    return outcome(["test", "combined effect size", column, "p", "n samples", "I^2", "tau^2",
+                    "words without contexts"], rows, tests=tests, notes=[n for n in notes if n],
+                   x="combined effect size", y="test", interval=column, ref=0)
