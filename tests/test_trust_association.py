@@ -277,3 +277,11 @@ def test_cli_weat_robustness_json_and_table(glove):
     assert main(["weat", "weat6", "--robustness", "--subsets", "40", "--resamples", "200"], out=out) == 0
     text = out.getvalue()
     assert "d_interval" in text and "stability [weat6]: stable" in text and "Antoniak & Mimno" in text
+
+
+@pytest.mark.parametrize(("option", "value"), [("--level", "95"), ("--subsets", "0"), ("--resamples", "-1")])
+def test_cli_refuses_a_bad_level_or_count_in_one_line(option, value, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["weat", "weat6", option, value])
+    assert stop.value.code == 2
+    assert f"argument {option}: must be" in capsys.readouterr().err

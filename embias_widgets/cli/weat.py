@@ -52,19 +52,41 @@ def add_weat(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--senses", choices=("max", "average"), default=None,
                    help="sense models only: a lemma item is the max over its sense pairs (default) or the "
                    "eq. 7 average of its sense vectors; items written as sense keys are looked up as keys")
-    p.add_argument("--level", type=float, default=0.95, metavar="L",
+    p.add_argument("--level", type=_level, default=0.95, metavar="L",
                    help="level of the bootstrap interval of d (default 0.95): the words of each set resampled "
                    "with replacement, percentile interval (JSON: effect_size_interval)")
-    p.add_argument("--resamples", type=int, default=2_000, metavar="N",
+    p.add_argument("--resamples", type=_count, default=2_000, metavar="N",
                    help="bootstrap resamples of the interval (default 2000; 0: no interval)")
     p.add_argument("--robustness", action="store_true",
                    help="add word influence (d and p without each word), subset stability (K subsets keeping 80%% "
                    "of each set's words, verdict stable/fragile with its rule) and, for SEAT, d per template "
                    "(JSON keys influence, stability, templates); significance as the row's: Holm at --alpha")
-    p.add_argument("--subsets", type=int, default=200, metavar="K",
+    p.add_argument("--subsets", type=_positive, default=200, metavar="K",
                    help="subsets of the --robustness stability check (default 200)")
     add_device_options(p)  # sentence encoders and the encoder of gloss sense vectors
     p.set_defaults(run=_run_weat)
+
+
+def _level(text: str) -> float:
+    """``--level``: a share strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be a number strictly between 0 and 1, e.g. 0.95 (got {text!r})")
+    return value
+
+
+def _count(text: str, least: int = 0) -> int:
+    """A whole number of at least ``least``."""
+    if not text.strip().isdigit() or int(text) < least:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least {least} (got {text!r})")
+    return int(text)
+
+
+def _positive(text: str) -> int:
+    return _count(text, 1)
 
 
 def _run_weat(args: argparse.Namespace, out: Any) -> int:
