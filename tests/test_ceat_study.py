@@ -189,3 +189,28 @@ def test_bad_input_is_named(scorer, tmp_path):
         ContextualAssociationTest("weat6", model="glove-6b-50d")
     with pytest.raises(KeyError, match="ceat11"):
         ContextualAssociationTest("weat99", model=scorer)
+
+
+def test_wordnet_source_merges_with_the_templates(monkeypatch):
+    import embias_widgets.stimuli.ceat_contexts as contexts
+
+    glosses = ("a person who holds an executive office", "Amy and John went home", "the Executive branch")
+    monkeypatch.setattr(contexts, "wordnet_sentences", lambda: glosses)
+    spec = resolve_ceat_test("weat6")
+    wordnet = bundled_contexts(spec, "wordnet")
+    assert [s for s, _ in wordnet.contexts["executive"]] == [glosses[0]]  # as written: not "Executive"
+    assert wordnet.count("Lisa") == 0 and "WordNet 3.0" in wordnet.source
+    both = bundled_contexts(spec, "templates+wordnet")
+    assert both.count("executive") == bundled_contexts(spec, "templates").count("executive") + 1
+    assert both.count("Amy") == 9 and " + " in both.source
+    with pytest.raises(ValueError, match="unknown context source 'reddit'"):
+        bundled_contexts(spec, "reddit")
+
+
+def test_a_word_beyond_the_token_limit_loses_that_context(scorer):
+    far = " ".join(["word"] * 200) + " John ended it at the office."
+    study = ContextualAssociationTest(small_spec(), model=scorer, contexts=[*SENTENCES, far])
+    result = study.run(20)
+    assert result.contexts_per_word["John"] == 3  # the far sentence's John is cut off, its office too
+    assert result.contexts_per_word["office"] == 3
+    assert any("2 context(s) left out: the word lay beyond the model's token limit" in n for n in result.notes)
