@@ -82,13 +82,17 @@ class SenseWeatExplorer(ipywidgets.VBox):
         self.elapsed_ms: float | None = None
         self.first_ms: float | None = None
         """Milliseconds from the edit to the first bars (every d, and a provisional p when sampled)."""
+        # four selectors in 4, 2 or 1 columns by the explorer's own width (never 3 + 1): the container
+        # queries in js/sense_selector.css; the layout here is the fallback where they do not apply
         grid = ipywidgets.GridBox(
             [self.selectors[k] for k in ROLES],
             layout=ipywidgets.Layout(
                 grid_template_columns="repeat(auto-fit, minmax(min(320px, 100%), 1fr))", grid_gap="8px"),
         )
+        grid.add_class("embias-sense-grid")
         bars = ipywidgets.HBox([self.sense_bars, self.word_bars], layout=ipywidgets.Layout(flex_flow="row wrap"))
         super().__init__([self.sets_bar, grid, bars])
+        self.add_class("embias-sense-explorer")
         for selector in self.selectors.values():
             selector.observe(self._on_edit, names="selected")
             selector.observe(self._on_refused, names="refused")

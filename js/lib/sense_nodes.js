@@ -63,9 +63,16 @@ export function chipNode(chip, onRemove) {
   return h(
     "span",
     { className: `ess-chip ess-chip-${chip.kind}`, dataset: { item: chip.item }, title: chip.gloss },
-    h("span", { className: "ess-chip-lemma", text: chip.lemma }),
-    h("span", { className: "ess-chip-gloss", text: chip.short_gloss }),
-    chip.key ? h("code", { className: "ess-chip-key", text: chip.key }) : null,
+    // the text flows and wraps as one run of words; the remove button stays beside its last line
+    h(
+      "span",
+      { className: "ess-chip-text" },
+      h("span", { className: "ess-chip-lemma", text: chip.lemma }),
+      " ",
+      h("span", { className: "ess-chip-gloss", text: chip.short_gloss }),
+      chip.key ? " " : null,
+      chip.key ? h("code", { className: "ess-chip-key", text: chip.key }) : null,
+    ),
     h("button", {
       className: "ess-remove",
       text: "×",
