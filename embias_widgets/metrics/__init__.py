@@ -11,6 +11,7 @@ from .association import (
     weat_from_associations,
 )
 from .bootstrap import BootstrapInterval, effect_size_interval
+from .ceat import CeatSamples, MetaAnalysis, ceat_samples, random_effects
 from .likelihood import (
     GroupBiasScore,
     PairBiasScore,
@@ -51,10 +52,12 @@ from .senses import (
 __all__ = [
     "AssociationResult",
     "BootstrapInterval",
+    "CeatSamples",
     "EffectSize",
     "GroupBiasScore",
     "HolmResult",
     "MaxSenseResult",
+    "MetaAnalysis",
     "PairBiasScore",
     "PermutationTestResult",
     "RelationVector",
@@ -64,6 +67,7 @@ __all__ = [
     "attention_received",
     "aul_score",
     "aula_score",
+    "ceat_samples",
     "cosine_bias",
     "cosine_matrix",
     "effect_size",
@@ -80,6 +84,7 @@ __all__ = [
     "pll_score",
     "principal_subspace",
     "project_out",
+    "random_effects",
     "random_subspace",
     "relation_vector",
     "ripa",
