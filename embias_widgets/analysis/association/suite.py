@@ -116,11 +116,18 @@ class SuiteResult:
         return {"alpha": float(self.alpha), "correction": "holm-bonferroni", "rows": self.records()}
 
     def frame(self) -> Any:
-        """pandas DataFrame: results.tsv columns, then ``p_value_holm``, ``significant_holm``."""
+        """pandas DataFrame: results.tsv columns, then ``p_value_holm``, ``significant_holm`` and the bootstrap
+        interval of d, ``effect_size_low``, ``effect_size_high``, ``interval_level`` (None without one; how it
+        was computed: each record's ``effect_size_interval["method"]``)."""
         import pandas as pd
 
         columns = [*RESULTS_COLUMNS, "p_value_holm", "significant_holm"]
-        return pd.DataFrame([{c: r[c] for c in columns} for r in self.records()], columns=columns)
+        rows = []
+        for r in self.records():
+            interval = r["effect_size_interval"] or {}
+            rows.append({**{c: r[c] for c in columns}, "effect_size_low": interval.get("low"),
+                         "effect_size_high": interval.get("high"), "interval_level": interval.get("level")})
+        return pd.DataFrame(rows, columns=[*columns, "effect_size_low", "effect_size_high", "interval_level"])
 
     def to_tsv(self) -> str:
         """May et al.'s results.tsv layout, plus the Holm decision per row, through the csv module: text cells
