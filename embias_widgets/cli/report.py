@@ -3,7 +3,7 @@
     embias report --model M [--model M2 ...] [--out DIR] [--quick] [--pairs FILE ...]
                   [--crows-pairs PATH|URL] [--stereoset PATH|URL] [--seed S] [--alpha A]
                   [--workers N | --scheduler tcp://HOST:PORT] [--device D] [--dtype T] [--fresh] [--no-html]
-                  [--no-progress]
+                  [--no-progress] [--model-card]
 
 States its sizes before it starts, shows a progress bar per section on stderr, and prints where the report is.
 Kept in its own module; the ``embias`` entry point (:mod:`embias_widgets.cli`) adds it with :func:`add_report`.
@@ -49,6 +49,10 @@ def add_report(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fresh", action="store_true", help="delete the sections saved in DIR and start over")
     p.add_argument("--no-html", action="store_true", help="write report.json and the figures only")
     p.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
+    p.add_argument("--model-card", action="store_true",
+                   help="also write MODEL_CARD_BIAS.md (one per model: MODEL_CARD_BIAS.<n>.md): a 'Bias evaluation' "
+                   "section in the Hugging Face model-card style with a model-index YAML block, to paste into a "
+                   "model card")
     p.set_defaults(run=run_report)
 
 
@@ -68,4 +72,9 @@ def run_report(args: argparse.Namespace, out: Any) -> int:
             out.write(f"note: {s['title']} [{s['model']}] skipped: {s['reason']}\n")
     target = report.out / ("report.json" if args.no_html else "report.html")
     out.write(f"report: {target.resolve()}\n")
+    if args.model_card:
+        from ..analysis.report.model_card import write_model_cards
+
+        for path in write_model_cards(result.to_dict(), report.out):
+            out.write(f"model card: {path.resolve()}\n")
     return 0

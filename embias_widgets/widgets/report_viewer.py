@@ -1,5 +1,11 @@
-"""``ReportViewer``: a report's sections, collapsible, with their tables, charts, significance, published
-figures and notes: only what the report holds (the ``report.json`` dict of :class:`ReportResult`)."""
+"""``ReportViewer``: a report as ``report.html`` shows it (findings first, agreement, models side by side, then
+each section collapsible with its headline, table, figure, validity notes, published figures and notes): only
+what the report holds (the ``report.json`` dict of :class:`ReportResult`).
+
+The page's blocks are built once in Python by :func:`embias_widgets.analysis.report.page.page`, the function
+``report.html`` is drawn from, and sent in the ``page`` trait; the front end draws them with the JavaScript twin
+of the number formatter, so the viewer and the page show the same numbers the same way.
+"""
 
 from __future__ import annotations
 
@@ -16,14 +22,17 @@ class ReportViewer(EmbiasWidget):
     _esm = bundle("report_viewer.js")
     _css = bundle("report_viewer.css")
 
-    report = traitlets.Dict().tag(sync=True)
+    report = traitlets.Dict().tag(sync=False)
     """The ``embias-report/1`` dict: title, provenance, models, sections (each with its table, figure SVG,
     significance, published figures and notes)."""
+    page = traitlets.List(read_only=True).tag(sync=True)
+    """The blocks the front end draws (:func:`~embias_widgets.analysis.report.page.page` of ``report``)."""
 
     def __init__(self, report: Any = None, **kwargs: Any) -> None:
         if report is not None and not isinstance(report, dict):
             report = report.to_dict()  # a ReportResult
         super().__init__(report=report or {}, **kwargs)
+        self._set_page()
 
     @traitlets.validate("report")
     def _valid_report(self, proposal: dict) -> dict:
@@ -32,3 +41,12 @@ class ReportViewer(EmbiasWidget):
             raise traitlets.TraitError(f"report must be an embias-report/1 dict (report.json), got schema "
                                        f"{value.get('schema')!r}")
         return value
+
+    @traitlets.observe("report")
+    def _report_changed(self, _change: dict) -> None:
+        self._set_page()
+
+    def _set_page(self) -> None:
+        from ..analysis.report.page import page
+
+        self.set_trait("page", page(self.report) if self.report else [])

@@ -50,7 +50,7 @@ def dimension(method: str, label: str) -> str | None:
     """The social dimension a table row measures (None for a row of no social group, e.g. WEAT 1-2)."""
     if method in _NLI:
         return _NLI[method] if label.startswith(("NN (pairs)", "FN (pairs)")) else None
-    if method in ("weat", "seat", "sense-weat"):
+    if method in ("weat", "seat", "sense-weat", "ceat"):
         m = re.search(r"weat(\d+b?)$", label)
         if m:
             return _WEAT_DIMENSIONS.get(m.group(1))

@@ -7,7 +7,7 @@ marked ``*`` with the others pale (the correction and alpha named in the legend)
 colours (:mod:`embias_widgets.palette`): by group (RIPA's word groups, :func:`~embias_widgets.palette.group_colors`)
 or, with several models, one colour per model. The title names the test and the model.
 
-Readable at a phone's width: the figure is 360 px wide (it scrolls inside its card rather than shrink),
+Readable at a phone's width: the figure is 340 px wide (it scrolls inside its card rather than shrink),
 labels are 12 px, the x axis has few ticks and drops any that would collide, long titles wrap. Text is text
 in the SVG (``report.html`` recolours it with the page's theme through CSS); the PNG is rendered at 300 dpi
 for print. Rows: ``{label, value, model, low, high, group, significant}`` (the last four may be None).
@@ -22,7 +22,7 @@ from typing import Any
 
 from .store import write_atomic
 
-WIDTH = 360
+WIDTH = 340
 """Total width in CSS px (plot, labels and padding)."""
 FONT = 12
 PPI = 300
@@ -121,13 +121,14 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
         width=WIDTH, height=alt.Step(step),
         title=alt.TitleParams(wrap(title, 46), subtitle=wrap(subtitle, 52) if subtitle else alt.Undefined,
                               anchor="start", fontSize=FONT + 1, subtitleFontSize=FONT),
-    ).configure(background="#ffffff", font="system-ui, -apple-system, 'Segoe UI', sans-serif",
-                padding=6, autosize=alt.AutoSizeParams(type="fit-x", contains="padding")).configure_axis(labelFontSize=FONT, titleFontSize=FONT, labelColor=INK, titleColor=INK,
-                                          domainColor=RULE, tickColor=RULE, gridColor="#d9d9d9"
-                                          ).configure_legend(labelFontSize=FONT, titleFontSize=FONT, labelColor=INK,
-                                                             titleColor=INK, titleLimit=WIDTH - 20
-                                                             ).configure_title(color=INK, subtitleColor=INK
-                                                                               ).configure_view(stroke=None)
+    )
+    spec = spec.configure(background="#ffffff", font="system-ui, -apple-system, 'Segoe UI', sans-serif", padding=6,
+                          autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+    spec = spec.configure_axis(labelFontSize=FONT, titleFontSize=FONT, labelColor=INK, titleColor=INK,
+                               domainColor=RULE, tickColor=RULE, gridColor="#d9d9d9")
+    spec = spec.configure_legend(labelFontSize=FONT, titleFontSize=FONT, labelColor=INK, titleColor=INK,
+                                 titleLimit=WIDTH - 20)
+    spec = spec.configure_title(color=INK, subtitleColor=INK).configure_view(stroke=None)
     return spec.to_dict()
 
 

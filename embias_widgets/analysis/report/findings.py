@@ -109,7 +109,7 @@ def demo_notes(section: dict[str, Any]) -> list[str]:
 SHORT = {"weat": "WEAT", "ripa": "RIPA", "debias": "debiasing check", "seat": "SEAT", "sense-weat": "sense WEAT",
          "crows-pairs": "CrowS-Pairs", "stereoset": "StereoSet", "sense-pairs": "sense pairs", "sssb": "SSSB",
          "nli-gender-occupation": "NLI gender x occupation", "nli-nationality-polarity": "NLI nationality",
-         "nli-religion-polarity": "NLI religion"}
+         "nli-religion-polarity": "NLI religion", "ceat": "CEAT"}
 
 
 def finding_text(section: dict[str, Any], row: dict[str, Any]) -> str:

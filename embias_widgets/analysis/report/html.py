@@ -33,6 +33,7 @@ summary { cursor: pointer; font-weight: 600; }
 .figure svg { display: block; max-width: none; height: auto; }
 .figure svg > rect:first-child, .figure svg path.background { fill: transparent; }
 .figure svg text { fill: var(--fg); }
+.figure svg .whiskers_marks > * { stroke: var(--fg); }
 .figure svg .role-axis-grid path { stroke: var(--border); }
 .done { color: var(--ok); } .skipped { color: var(--warn); } .failed { color: var(--bad); }
 code { color: var(--fg); background: var(--card); padding: 0 .2rem; }

@@ -25,11 +25,13 @@ from .findings import demo_notes, findings, headline, user
 
 _SIZE_KEYS = {"weat": ("permutations",), "seat": ("seat_tests", "permutations"),
               "sense-weat": ("sense_tests", "permutations"), "debias": ("debias_random", "permutations"),
-              "crows-pairs": ("crows_pairs",), "stereoset": ("stereoset_items",), "sense-pairs": ("sense_pairs",)}
+              "crows-pairs": ("crows_pairs",), "stereoset": ("stereoset_items",), "sense-pairs": ("sense_pairs",),
+              "ceat": ("ceat_tests", "ceat_samples")}
 _SIZE_WORDS = {"permutations": "permutations per test", "seat_tests": "SEAT tests", "sense_tests": "sense tests",
                "debias_random": "random directions (debiasing check)", "crows_pairs": "CrowS-Pairs pairs",
                "stereoset_items": "StereoSet items", "sense_pairs": "sense-sensitive pairs",
-               "nli_pairs": "NLI pairs per probe (seeded sample)"}
+               "nli_pairs": "NLI pairs per probe (seeded sample)", "ceat_tests": "CEAT tests",
+               "ceat_samples": "CEAT samples"}
 
 
 def _h(level: int, text: str) -> dict[str, Any]:
@@ -59,7 +61,12 @@ def sizes_line(report: dict[str, Any]) -> str:
     for k in dict.fromkeys(keys):
         v = s.get(k)
         v = "all" if v is None or v == "all" else ", ".join(v) if isinstance(v, tuple | list) else f"{v:,}"
-        parts.append(f"{_SIZE_WORDS[k]}: {v}")
+        parts.append(f"{_SIZE_WORDS.get(k, k)}: {v}")
+    if any(sec["method"] in ("weat", "seat") for sec in report["sections"]):
+        from .sections import ROBUSTNESS
+
+        parts.append(f"robustness (WEAT, SEAT): every word left out once, {ROBUSTNESS['subsets']} seeded subsets "
+                     f"keeping {ROBUSTNESS['keep']:.0%} of each set's words")
     return f"{'quick' if report.get('quick') else 'full'} sizes: " + "; ".join(parts) if parts else ""
 
 

@@ -148,25 +148,37 @@ def _suite_outcome(records: list[dict[str, Any]]) -> dict[str, Any]:
                    y="test", interval=iv_col[0] if iv_col else None, ref=0)
 
 
-def run_weat(spec: SectionSpec) -> dict[str, Any]:
-    """WEAT 1-10 and the b variants on static vectors (:func:`run_suite`)."""
+ROBUSTNESS = {"subsets": 200, "keep": 0.8}
+"""Word influence (every word left out once) and subset stability (200 seeded subsets keeping 80% of each set's
+words) for every WEAT and SEAT row, in quick and full reports alike: both reuse the run's cosines (tens of ms a
+test at weat6's size). A section's options may set ``subsets`` (and ``level``, ``resamples`` for the interval)."""
+
+
+def _suite_records(tests: list[str], spec: SectionSpec) -> list[dict[str, Any]]:
+    """:func:`run_suite` with each row's interval, word influence and subset stability."""
     from ..association import run_suite
 
-    suite = run_suite(list(WEAT_TESTS), [spec.model.name], n_samples=spec.options["permutations"],
-                      seed=spec.options["seed"], progress=False, **model_options(spec))
-    return _suite_outcome(suite.records())
+    interval_options = {k: spec.options[k] for k in ("level",) if spec.options.get(k) is not None}
+    if spec.options.get("resamples") is not None:
+        interval_options["n_resamples"] = spec.options["resamples"]
+    suite = run_suite(tests, [spec.model.name], n_samples=spec.options["permutations"], seed=spec.options["seed"],
+                      progress=False, **interval_options, **model_options(spec))
+    return suite.records(robustness=True, k=spec.options.get("subsets", ROBUSTNESS["subsets"]),
+                         keep=ROBUSTNESS["keep"])
+
+
+def run_weat(spec: SectionSpec) -> dict[str, Any]:
+    """WEAT 1-10 and the b variants on static vectors (:func:`run_suite`), with intervals and robustness."""
+    return _suite_outcome(_suite_records(list(WEAT_TESTS), spec))
 
 
 def run_seat(spec: SectionSpec) -> dict[str, Any]:
     """The SEAT suite on a sentence encoder (:func:`run_suite` with sentence tests)."""
     from ...stimuli.sentence_tests import sentence_test_names
-    from ..association import run_suite
 
     chosen = spec.options["seat_tests"]
     tests = sentence_test_names() if chosen == "all" else list(chosen)
-    suite = run_suite(tests, [spec.model.name], n_samples=spec.options["permutations"], seed=spec.options["seed"],
-                      progress=False, **model_options(spec))
-    return _suite_outcome(suite.records())
+    return _suite_outcome(_suite_records(tests, spec))
 
 
 def run_ripa(spec: SectionSpec) -> dict[str, Any]:
@@ -227,13 +239,16 @@ def run_sense_weat(spec: SectionSpec) -> dict[str, Any]:
     records = run_sense_suite(tests, [name], n_samples=spec.options["permutations"], seed=spec.options["seed"],
                               model_options=model_options(spec))
     rows, tests_out, notes = [], [], []
-    for r in records:
+    intervals = [interval(r, "effect_size") for r in records]
+    iv_col = [interval_column(intervals)] if any(intervals) else []
+    for r, iv in zip(records, intervals, strict=True):
         word = r["word_level"]
-        rows.append([r["test"], number(r["effect_size"]), r["p_value"], number(word["word_average"]["effect_size"]),
-                     number(word["word_max"]["effect_size"])])
+        rows.append([r["test"], number(r["effect_size"]), *([iv] if iv_col else []), r["p_value"],
+                     number(word["word_average"]["effect_size"]), number(word["word_max"]["effect_size"])])
         tests_out.append({"label": r["test"], "p": r["p_value"]})
         notes.extend(f"{r['test']}: {n}" for n in r.get("notes", []))
     if name.startswith("gloss:"):
         notes.append(f"sense vectors: {name}, gloss vectors only (LMMS's gloss step, one component of full LMMS)")
-    return outcome(["test", "sense d", "p", "word-average d", "word-max d"], rows, tests=tests_out, notes=notes,
-                   x="sense d", y="test", ref=0)
+    notes += interval_note(intervals)
+    return outcome(["test", "sense d", *iv_col, "p", "word-average d", "word-max d"], rows, tests=tests_out,
+                   notes=notes, x="sense d", y="test", interval=iv_col[0] if iv_col else None, ref=0)
