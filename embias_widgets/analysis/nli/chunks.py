@@ -10,6 +10,7 @@ grow with the probe. :class:`ChunkResult` is what remains, saved to and loaded f
 from __future__ import annotations
 
 import os
+import socket
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,13 +39,16 @@ class ChunkResult:
     seconds: float = 0.0
     probs: np.ndarray | None = None  # (stop - start, 3) when per-pair rows are kept
     cpu_seconds: float = 0.0  # CPU time of the process that scored it, during the chunk (process_time)
+    worker: str = ""  # "host:pid" of the process that scored it
+    warmup_seconds: float = 0.0  # before this chunk, in its process: the model fetched and its first-use checks
 
     def save(self, path: Path) -> None:
         """Write atomically (temporary file, then rename)."""
         idx = np.array(sorted(self.top_probs), dtype=np.int64)
         arrays: dict[str, Any] = dict(
             range=np.array([self.start, self.stop]), taus=np.array(self.stats.taus), seconds=np.array(self.seconds),
-            cpu_seconds=np.array(self.cpu_seconds),
+            cpu_seconds=np.array(self.cpu_seconds), worker=np.array(self.worker),
+            warmup_seconds=np.array(self.warmup_seconds),
             keys_p=np.array([k[0] for k in self.stats.keys], dtype=str),
             keys_h=np.array([k[1] for k in self.stats.keys], dtype=str),
             count=self.stats.count, sums=self.stats.sums, argmax=self.stats.argmax, above=self.stats.above,
@@ -73,7 +77,9 @@ class ChunkResult:
             start, stop = (int(x) for x in z["range"])
             probs = z["probs"] if "probs" in z.files else None
             cpu = float(z["cpu_seconds"]) if "cpu_seconds" in z.files else 0.0  # files of earlier versions lack it
-            return cls(start, stop, stats, top, top_probs, float(z["seconds"]), probs, cpu)
+            worker = str(z["worker"]) if "worker" in z.files else ""
+            warmup = float(z["warmup_seconds"]) if "warmup_seconds" in z.files else 0.0
+            return cls(start, stop, stats, top, top_probs, float(z["seconds"]), probs, cpu, worker, warmup)
 
 
 def score_chunk(classifier: Any, source: PairSource, start: int, stop: int, *, taus: Sequence[float],
@@ -90,7 +96,43 @@ def score_chunk(classifier: Any, source: PairSource, start: int, stop: int, *, t
     top = {label: TopPairs(top_k).update(P[:, LABELS.index(label)], index) for label in TOP_LABELS}
     kept = {int(i) for t in top.values() for i in t.indices}
     return ChunkResult(start, stop, stats, top, {i: P[i - start].copy() for i in kept},
-                       time.perf_counter() - t0, P if per_pair else None, time.process_time() - c0)
+                       time.perf_counter() - t0, P if per_pair else None, time.process_time() - c0, worker_name())
+
+
+def worker_name() -> str:
+    """This process as chunks name it, ``host:pid`` (read at each call: a forked worker has its own pid)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+_WARM: set[int] = set()
+
+
+def warm_up(classifier: Any, source: PairSource) -> float:
+    """Seconds spent on ``classifier``'s first-use work in this process (the ``[CLS]``-row check against the full
+    pass, the probe's sentence parts tokenised and checked), done once per classifier object on two pairs;
+    0 once done. An engine calls it before a worker's first chunk, so a chunk's ``seconds`` is scoring only and
+    the warm-up is ``ChunkResult.warmup_seconds``."""
+    if id(classifier) in _WARM or not len(source):
+        return 0.0
+    t0 = time.perf_counter()
+    _predict(classifier, source, 0, min(2, len(source)))
+    _WARM.add(id(classifier))
+    return time.perf_counter() - t0
+
+
+def worker_costs(chunks: Sequence[ChunkResult]) -> dict[str, dict[str, float]]:
+    """Per process that scored chunks (``ChunkResult.worker``): ``chunks``, ``pairs``, ``seconds`` (scoring wall
+    time), ``cpu_seconds`` and ``warmup_seconds`` (model fetched, first-use checks), summed over its chunks."""
+    out: dict[str, dict[str, float]] = {}
+    for c in chunks:
+        row = out.setdefault(c.worker or "?", dict.fromkeys(
+            ("chunks", "pairs", "seconds", "cpu_seconds", "warmup_seconds"), 0.0))
+        row["chunks"] += 1
+        row["pairs"] += c.stop - c.start
+        row["seconds"] += c.seconds
+        row["cpu_seconds"] += c.cpu_seconds
+        row["warmup_seconds"] += c.warmup_seconds
+    return out
 
 
 def _predict(classifier: Any, source: PairSource, start: int, stop: int) -> tuple[Any, list[str], list[str]]:

@@ -16,11 +16,12 @@ import multiprocessing
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...stimuli.nli_probes import PairSource
-from .chunks import ChunkResult, score_chunk
+from .chunks import ChunkResult, score_chunk, warm_up, worker_costs
 from .engine import cached_model
 from .resume import NliRunError
 
@@ -73,6 +74,17 @@ def worker_start_method() -> str:
     return "forkserver"
 
 
+def gpu_cluster(n_workers: int) -> tuple[Any, bool]:
+    """``(cluster, own_gpu)`` for GPU workers: dask-cuda's ``LocalCUDACluster`` where it is installed (each
+    worker sees one GPU through its own ``CUDA_VISIBLE_DEVICES``: ``own_gpu`` True), else
+    :func:`local_cluster`, whose workers see every GPU (:func:`device_plan` spreads them)."""
+    try:
+        from dask_cuda import LocalCUDACluster
+    except ImportError:
+        return local_cluster(n_workers), False
+    return LocalCUDACluster(n_workers=n_workers, threads_per_worker=1, dashboard_address=None), True
+
+
 def local_cluster(n_workers: int) -> Any:
     """A ``LocalCluster`` of ``n_workers`` single-thread worker processes, each started with
     :data:`WORKER_ENVIRON` (unless Dask's ``distributed.nanny.pre-spawn-environ`` already sets the variable),
@@ -96,9 +108,70 @@ def check_address(address: str) -> str:
 
 
 def dask_task(spec: Any, options: dict[str, Any], source: PairSource, start: int, stop: int,
-              taus: Sequence[float], top_k: int, per_pair: bool) -> ChunkResult:
-    """One chunk on a worker, with the worker's cached model."""
-    return score_chunk(cached_model(spec, options), source, start, stop, taus=taus, top_k=top_k, per_pair=per_pair)
+              taus: Sequence[float], top_k: int, per_pair: bool, plan: dict[str, str] | None = None) -> ChunkResult:
+    """One chunk on a worker, with the worker's cached model (on the device ``plan`` gives this worker);
+    the worker's first chunk also reports the model's fetch and first-use checks as ``warmup_seconds``."""
+    t0 = time.perf_counter()
+    device = _my_device(plan)
+    model = worker_model(spec, options if device is None else {**options, "device": device}, device)
+    warmup = warm_up(model, source)
+    c = score_chunk(model, source, start, stop, taus=taus, top_k=top_k, per_pair=per_pair)
+    c.warmup_seconds = (time.perf_counter() - t0 - c.seconds) if warmup else 0.0
+    return c
+
+
+def _my_device(plan: dict[str, str] | None) -> str | None:
+    if not plan:
+        return None
+    from distributed import get_worker
+
+    return plan.get(get_worker().address)
+
+
+def worker_model(spec: Any, options: dict[str, Any], device: str | None) -> Any:
+    """The classifier of ``spec`` in this process, placed on ``device`` when one is given: a name is loaded with
+    ``device=`` (:func:`~.engine.cached_model`), an object with a ``to_device`` method is moved once."""
+    model = cached_model(spec, options)
+    if device is None or isinstance(spec, str) or getattr(model, "device", device) == device:
+        return model
+    mover = getattr(model, "to_device", None)
+    if mover is None:
+        return model
+    key = (id(model), device)
+    if key not in _PLACED:
+        _PLACED[key] = mover(device)
+    return _PLACED[key]
+
+
+_PLACED: dict[tuple[int, str], Any] = {}
+
+
+def device_plan(addresses: Sequence[str], device: str | None, gpus: int, *, own_gpu: bool = False
+                ) -> dict[str, str]:
+    """Worker address -> the device its model goes to.
+
+    ``device`` other than CUDA: none (``{}``; the options' device holds). ``"cuda"`` (or ``"cuda:k"``): the
+    workers in address order over the ``gpus`` GPUs this process sees, ``cuda:0``, ``cuda:1``, ... (round
+    robin: one worker per GPU when their numbers agree); ``own_gpu`` (dask-cuda's ``LocalCUDACluster``, or
+    workers started with their own ``CUDA_VISIBLE_DEVICES``): every worker's first visible GPU, ``cuda:0``.
+    Raises :class:`NliRunError` for CUDA without a GPU."""
+    if device is None or not str(device).startswith("cuda"):
+        return {}
+    if own_gpu:
+        return dict.fromkeys(addresses, "cuda:0")
+    if gpus < 1:
+        raise NliRunError(f"device {device!r} was asked for, but torch sees no CUDA GPU here: use --device cpu, or "
+                          "run on a machine with a GPU")
+    return {address: f"cuda:{i % gpus}" for i, address in enumerate(sorted(addresses))}
+
+
+def visible_gpus() -> int:
+    """How many CUDA GPUs torch sees in this process (0 without torch's CUDA)."""
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - torch is a dependency
+        return 0
+    return int(torch.cuda.device_count()) if torch.cuda.is_available() else 0
 
 
 def _connect(address: str, connect_timeout: float) -> Any:
@@ -116,29 +189,49 @@ def _connect(address: str, connect_timeout: float) -> Any:
 
 def run_dask(spec: Any, options: dict[str, Any], source: PairSource, todo: Sequence[tuple[int, int]],
              finished: Callable[[ChunkResult], Any], *, taus: Sequence[float], top_k: int, per_pair: bool,
-             scheduler: str | None, workers: int | None, connect_timeout: float, stop: threading.Event) -> None:
-    """Score the ranges ``todo`` on a cluster, passing each chunk to ``finished`` as it arrives."""
+             scheduler: str | None, workers: int | None, connect_timeout: float, stop: threading.Event
+             ) -> dict[str, Any]:
+    """Score the ranges ``todo`` on a cluster, passing each chunk to ``finished`` as it arrives; returns what
+    the cluster cost before the first task: ``workers``, ``start_seconds`` (a local cluster's start),
+    ``ship_seconds`` (the model object and the pair source sent once to every worker) and ``devices``.
+
+    With a CUDA device (``model_options={"device": "cuda"}`` or a classifier object on CUDA), a local cluster has
+    one worker per visible GPU unless ``workers`` says otherwise, each placing the model on its own GPU
+    (:func:`device_plan`; dask-cuda's ``LocalCUDACluster`` when it is installed); on a ``scheduler`` whose
+    workers declare a ``GPU`` resource, each task asks for one."""
     try:
         from distributed import as_completed
     except ImportError as err:  # pragma: no cover - the scale extra is part of test
         raise NliRunError("the Dask engine needs `distributed`: pip install 'embias-widgets[scale]'") from err
-    cluster = None
+    device = options.get("device") if isinstance(spec, str) else getattr(spec, "device", options.get("device"))
+    cuda = device is not None and str(device).startswith("cuda")
+    gpus = visible_gpus() if cuda and scheduler is None else 0
+    if cuda and scheduler is None and gpus < 1:
+        device_plan(["-"], device, 0)  # raises: no GPU
+    cluster, own_gpu, t0 = None, False, time.perf_counter()
     if scheduler is None:
-        n = int(workers or 1)
+        n = int(workers or (gpus if cuda else 1))
         if n < 1:
             raise ValueError(f"`workers` must be >= 1, got {workers}")
-        cluster = local_cluster(n)
+        cluster, own_gpu = gpu_cluster(n) if cuda else (local_cluster(n), False)
         address = cluster.scheduler_address
     else:
         address = scheduler
+    cost: dict[str, Any] = {"start_seconds": time.perf_counter() - t0 if cluster is not None else 0.0}
     try:
         client = _connect(address, connect_timeout)
         try:
+            infos = client.scheduler_info().get("workers", {})
+            declared = any("GPU" in (w.get("resources") or {}) for w in infos.values())
+            resources = {"GPU": 1} if cuda and declared else None
+            plan = device_plan(list(infos), device, gpus, own_gpu=own_gpu or (cuda and scheduler is not None))
+            t1 = time.perf_counter()
             if not isinstance(spec, str):  # an object: ship it once to every worker
                 spec = client.scatter(spec, broadcast=True)
             shared = client.scatter(source, broadcast=True)  # sent once, not with every task
-            futures = [client.submit(dask_task, spec, options, shared, a, b, taus, top_k, per_pair,
-                                     key=f"nli-chunk-{a}-{b}-{id(todo)}", pure=False)
+            cost.update(workers=len(infos), ship_seconds=time.perf_counter() - t1, devices=plan)
+            futures = [client.submit(dask_task, spec, options, shared, a, b, taus, top_k, per_pair, plan,
+                                     key=f"nli-chunk-{a}-{b}-{id(todo)}", pure=False, resources=resources)
                        for a, b in todo]
             for future in as_completed(futures):
                 finished(future.result())
@@ -150,3 +243,21 @@ def run_dask(spec: Any, options: dict[str, Any], source: PairSource, todo: Seque
     finally:
         if cluster is not None:
             cluster.close()
+    return cost
+
+
+def cluster_note(cost: dict[str, Any], chunks: Sequence[ChunkResult]) -> str:
+    """One line for the result's notes: what the cluster cost besides scoring (:func:`run_dask`'s ``cost``) and
+    each worker's warm-up before its first chunk (:attr:`ChunkResult.warmup_seconds`)."""
+    per = worker_costs([c for c in chunks if c.worker])
+    devices = sorted(set(cost.get("devices", {}).values()))
+    where = f" on {', '.join(devices)}" if devices else ""
+    text = (f"Dask: {cost.get('workers', len(per))} workers{where}; "
+            f"cluster start {cost.get('start_seconds', 0):.1f} s; model and pairs shipped once to every worker in "
+            f"{cost.get('ship_seconds', 0):.2f} s")
+    if per:
+        warm = [row["warmup_seconds"] for row in per.values()]
+        cpu = sum(row["cpu_seconds"] for row in per.values())
+        text += (f"; before its first chunk a worker spent {min(warm):.2f}-{max(warm):.2f} s (model fetched, "
+                 f"first-use checks); scoring took {cpu:.1f} s of worker CPU in {len(per)} processes")
+    return text

@@ -27,7 +27,7 @@ from ...models.runtime import precision_note
 from ...stimuli.fingerprints import pairs_fingerprint
 from ...stimuli.nli_probes import PairChunk, TemplateProbe, load_pairs
 from .chunks import ChunkResult
-from .dask_runner import run_dask
+from .dask_runner import cluster_note, run_dask
 from .engine import ENGINES, ChunkCollector, cached_model, run_local
 from .result import NliProbeResult
 from .resume import NEUTRAL_OPTIONS, NliRunError, open_results
@@ -94,6 +94,7 @@ class NliProbe:
         self._model: Any = None
         self._stop = threading.Event()
         self._resume_notes: list[str] = []
+        self._cluster_cost: dict[str, Any] = {}  # what the last Dask run's cluster cost (run_dask)
 
     def __repr__(self) -> str:
         return f"NliProbe({self.source.name!r}, {self.n_pairs:,} pairs, model={self.model_name!r})"
@@ -221,8 +222,9 @@ class NliProbe:
             if engine == "local":
                 run_local(self.model, self.source, todo, finished, **options)
             else:
-                run_dask(self.model_spec, self.model_options, self.source, todo, finished, scheduler=scheduler,
-                         workers=workers, connect_timeout=connect_timeout, **options)
+                self._cluster_cost = run_dask(self.model_spec, self.model_options, self.source, todo, finished,
+                                              scheduler=scheduler, workers=workers,
+                                              connect_timeout=connect_timeout, **options)
         finally:
             if bar is not None:
                 bar.close()
@@ -237,6 +239,8 @@ class NliProbe:
         precision = (getattr(self._model, "precision_note", "") if self._model is not None
                      else precision_note(self.model_options.get("dtype"), "probabilities"))
         notes = (precision, *notes) if precision else notes  # a half precision states its tolerance
+        if engine == "dask" and self._cluster_cost:
+            notes = (*notes, cluster_note(self._cluster_cost, list(parts)))
         if self.n_pairs < len(self.source):
             notes = (f"a subset: the first {self.n_pairs:,} of {len(self.source):,} pairs", *notes)
         return NliProbeResult.reduce(

@@ -150,6 +150,7 @@ class CrossEncoderNli:
         self.tokenizer = tokenizer
         self.name = name or getattr(model.config, "name_or_path", "") or type(model).__name__
         self.description = description or f"cross-encoder NLI model {self.name}"
+        self._budget_asked = token_budget
         self.token_budget = token_budget_for(token_budget, self.model, self.device, self.dtype)
         pack_by_length([1], self.token_budget)
         self.progress = progress
@@ -203,6 +204,15 @@ class CrossEncoderNli:
         state["_fast"] = None  # a closure over the live model: checked again where it lands
         state["_pieces"] = None  # a cache, rebuilt where it lands
         return state
+
+    def to_device(self, device: str) -> CrossEncoderNli:
+        """A copy on ``device`` (same weights and options; a Dask worker's own GPU): the model placed and the
+        token budget sized for it again unless one was given."""
+        clone = copy.copy(self)
+        clone.model, clone.device, clone.dtype = place_model(copy.deepcopy(self.model), device, self.dtype)
+        clone.token_budget = token_budget_for(self._budget_asked, clone.model, clone.device, clone.dtype)
+        clone._fast, clone._pieces, clone.forward_passes = None, None, 0
+        return clone
 
     # -- scoring ------------------------------------------------------------------------------------
     def encode_pairs(
