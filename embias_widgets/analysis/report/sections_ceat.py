@@ -14,7 +14,7 @@ from typing import Any
 from .plan import SectionSpec
 from .sections import TITLES, WHAT, model_options, outcome
 
-TITLE = "CEAT: WEAT over sampled contexts, random effects"
+TITLE = "CEAT over sampled contexts"
 SUMMARY = (
     "CEAT gives each word many contextual vectors (one per sentence holding it), draws one per word N times, "
     "computes WEAT's effect size each time and combines the N effect sizes by random-effects meta-analysis (Guo "
