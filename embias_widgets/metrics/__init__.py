@@ -10,7 +10,7 @@ from .association import (
     weat,
     weat_from_associations,
 )
-from .bootstrap import BootstrapInterval, effect_size_interval
+from .bootstrap import BootstrapInterval, effect_size_interval, effect_size_interval_from_cosines
 from .ceat import CeatSamples, MetaAnalysis, ceat_samples, random_effects
 from .likelihood import (
     GroupBiasScore,
@@ -41,6 +41,7 @@ from .projection import (
     span_subspace,
     unsupervised_debias_mask,
 )
+from .robustness import LeaveOneOut, SubsetStability, leave_one_out, subset_stability
 from .senses import (
     MaxSenseResult,
     SenseWinners,
@@ -56,6 +57,7 @@ __all__ = [
     "EffectSize",
     "GroupBiasScore",
     "HolmResult",
+    "LeaveOneOut",
     "MaxSenseResult",
     "MetaAnalysis",
     "PairBiasScore",
@@ -63,6 +65,7 @@ __all__ = [
     "RelationVector",
     "SenseWinners",
     "StereoSetScore",
+    "SubsetStability",
     "Subspace",
     "attention_received",
     "aul_score",
@@ -72,8 +75,10 @@ __all__ = [
     "cosine_matrix",
     "effect_size",
     "effect_size_interval",
+    "effect_size_interval_from_cosines",
     "holm_bonferroni",
     "icat_score",
+    "leave_one_out",
     "max_sense_association",
     "mean_difference_direction",
     "mean_sense_vectors",
@@ -93,6 +98,7 @@ __all__ = [
     "split_statistic",
     "stereoset_from_comparisons",
     "stereoset_scores",
+    "subset_stability",
     "unit_rows",
     "unsupervised_debias_mask",
     "weat",

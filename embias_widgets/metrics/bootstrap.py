@@ -89,8 +89,8 @@ def effect_size_interval_from_cosines(
 ) -> BootstrapInterval:
     """Percentile bootstrap interval for d from a run's cosine matrices (nothing encoded again).
 
-    Each replicate draws |X| of X's rows, |Y| of Y's rows, |A| of A's columns and |B| of B's columns with
-    replacement, independently (words resampled within each set), and recomputes d
+    Each replicate draws ``|X|`` of X's rows, ``|Y|`` of Y's rows, ``|A|`` of A's columns and ``|B|`` of B's
+    columns with replacement, independently (words resampled within each set), and recomputes d
     (:func:`bootstrap_replicates`); the interval is the replicates' percentiles (Efron 1979).
     """
     check_options(variant=variant, ddof=ddof, n_resamples=n_resamples, confidence_level=confidence_level, seed=rng)
