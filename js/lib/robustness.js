@@ -3,6 +3,7 @@
 // most marked; click a word for d without it). Every number comes from Python (the result's
 // interval_record(), stability() and influence()); this module only maps them to pixels and text.
 import { h, s, signed } from "./dom.js";
+import { formatInterval, formatValue } from "./format.js";
 import { linear, niceDomain, signedBar, tickLabel } from "./scale.js";
 
 const ROLE = { targ1: "Target X", targ2: "Target Y", attr1: "Attribute A", attr2: "Attribute B" };
@@ -26,10 +27,10 @@ export function drawWhisker(svg, x, interval, { y, left, right, cap = 6 }) {
   return nodes;
 }
 
-/** "[95% CI +1.499, +1.854]" or "" without an interval. */
-export function intervalText(interval, digits = 3) {
+/** "95% CI [1.50, 1.85]" (the shared number formatter, lib/format.js) or "" without an interval. */
+export function intervalText(interval) {
   if (!interval || interval.low === undefined || interval.low === null) return "";
-  return `[${Math.round(100 * interval.level)}% CI ${signed(interval.low, digits)}, ${signed(interval.high, digits)}]`;
+  return `${Math.round(100 * interval.level)}% CI ${formatInterval(interval, "effect")}`;
 }
 
 /** The verdict beside d and the line that states its numbers and its rule (empty nodes without one). */
@@ -37,8 +38,8 @@ export function verdictNodes(stability) {
   if (!stability || !stability.verdict) return { badge: null, line: "" };
   const pct = (v) => `${Math.round(100 * Number(v))}%`;
   const badge = h("span", { className: `esb-verdict esb-${stability.verdict}`, text: stability.verdict, title: stability.rule || "" });
-  const line = `Subset stability: ${stability.verdict}. Over ${stability.k} random subsets keeping ${pct(stability.keep)} of every set's words, `
-    + `${pct(stability.share_same_sign)} give d the same sign and ${pct(stability.share_significant)} are significant. Rule: ${stability.rule}.`;
+  const line = `Subset stability: ${stability.verdict} (${pct(stability.share_same_sign)} of ${stability.k} subsets keep d's sign, `
+    + `${pct(stability.share_significant)} stay significant). Rule: ${stability.rule}.`;
   return { badge, line };
 }
 
@@ -64,9 +65,9 @@ export function influenceView({ onSelect }) {
   function describe(r, d, alpha) {
     const role = `${ROLE[r.set] || r.set}${r.category ? `: ${r.category}` : ""}`;
     if (r.effect_size_without === null || r.effect_size_without === undefined) return `Without ${r.word} (${role}): d is undefined.`;
-    const p = r.p_value_without === null || r.p_value_without === undefined ? "n/a" : Number(r.p_value_without).toPrecision(3);
-    return `Without ${r.word} (${role}): d = ${signed(r.effect_size_without, 4)} (${signed(r.effect_size_change, 4)} from ${signed(d, 4)}), `
-      + `p = ${p}; sign ${r.flips_sign ? "FLIPS" : "kept"}; significance at α = ${alpha} ${r.flips_significance ? "FLIPS" : "kept"}.`;
+    const p = formatValue(r.p_value_without, "p");
+    return `Without ${r.word} (${role}): d = ${formatValue(r.effect_size_without, "effect")} (${signed(r.effect_size_change, 3)} from ${formatValue(d, "effect")}), `
+      + `p ${p.startsWith("<") ? p : `= ${p}`}; sign ${r.flips_sign ? "FLIPS" : "kept"}; significance at α = ${alpha} ${r.flips_significance ? "FLIPS" : "kept"}.`;
   }
 
   function update(records, d, alpha, width) {
@@ -78,7 +79,8 @@ export function influenceView({ onSelect }) {
     const shown = all ? rows : rows.slice(0, SHOWN);
     if (selected && !shown.some((r) => key(r) === selected)) shown.push(rows.find((r) => key(r) === selected));
     const movers = rows.filter((r) => r.mover).length;
-    heading.textContent = `Word influence: d with each word left out (${rows.length} words; the ${movers} marked ● move d most or flip it). Click a word.`;
+    heading.textContent = `Word influence: d with each word left out (${rows.length} words; the ${movers} marked ● move d most or flip it; `
+      + "bar colour: the word's set). Click a word.";
     more.textContent = all ? "show the top 8" : `show all ${rows.length} words`;
     more.hidden = rows.length <= SHOWN;
     const labelW = Math.min(130, Math.round(width * 0.3));
@@ -101,11 +103,12 @@ export function influenceView({ onSelect }) {
       const g = s("g", { class: `esb-infl-row${r.mover ? " esb-mover" : ""}${on ? " esb-selected" : ""}`, tabindex: "0", role: "button",
         "data-word": r.word, "data-set": r.set, "data-mover": String(Boolean(r.mover)), "aria-pressed": String(on),
         "aria-label": `${r.word}: d without it ${r.effect_size_without === null ? "undefined" : signed(r.effect_size_without, 3)}` });
+      g.append(s("title", {}, `${r.word} (${ROLE[r.set] || r.set}${r.category ? `: ${r.category}` : ""}): click for d without it`));
       g.append(s("rect", { x: 0, y, width, height: ROW, class: "esb-infl-hit" }));
       const bar = signedBar(x, r.effect_size_change ?? 0);
       g.append(s("rect", { x: bar.x.toFixed(2), y: y + 4, width: Math.max(0.5, bar.width).toFixed(2), height: ROW - 8, class: `esb-inflbar esb-${r.set}` }));
       g.append(s("text", { x: labelW, y: y + 13, "text-anchor": "end", class: "esb-word" }, `${r.mover ? "● " : ""}${r.word}`));
-      const without = r.effect_size_without === null || r.effect_size_without === undefined ? "undef." : signed(r.effect_size_without, 3);
+      const without = r.effect_size_without === null || r.effect_size_without === undefined ? "undef." : formatValue(r.effect_size_without, "effect");
       g.append(s("text", { x: width - 2, y: y + 13, "text-anchor": "end", class: "esb-num" }, without));
       const pick = () => {
         selected = on ? null : key(r);
