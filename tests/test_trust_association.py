@@ -223,7 +223,7 @@ def test_stability_verdict_follows_the_stated_rule(glove):
 
 # -- templates, senses, suite, CLI ---------------------------------------------------------------------------
 def test_seat_templates_equal_weat_on_one_templates_sentences(glove):
-    study = SentenceAssociationTest("sent-weat9", model=glove, n_samples=2_000)
+    study = SentenceAssociationTest("sent-weat6", model=glove, n_samples=2_000)
     res = study.run(confidence_interval=False)
     record = res.templates()
     assert record is not None and record["targets"] and record["spread"]["targets"]["range"] >= 0
@@ -233,7 +233,7 @@ def test_seat_templates_equal_weat_on_one_templates_sentences(glove):
     direct = _direct({**{k: vectors[k][keep[k]] for k in keep}, "attr1": vectors["attr1"], "attr2": vectors["attr2"]},
                      n_samples=2, method="sampled")
     assert first["effect_size"] == pytest.approx(direct.effect_size, abs=1e-10)
-    assert AssociationTest("weat9", model=glove).run().templates() is None
+    assert AssociationTest("weat6", model=glove).run().templates() is None
     # SEAT influence is per word: all its sentences leave together
     rows = res.influence()
     assert {r["word"] for r in rows if r["set"] == "targ1"} == set(study.spec.targ1.examples) - {
@@ -285,3 +285,27 @@ def test_cli_refuses_a_bad_level_or_count_in_one_line(option, value, capsys):
         main(["weat", "weat6", option, value])
     assert stop.value.code == 2
     assert f"argument {option}: must be" in capsys.readouterr().err
+
+
+def test_robustness_encodes_nothing_again():
+    """influence(), stability(), templates() and the interval read the run's cosines: the encoder is not called."""
+    from embias_widgets.models import load_model
+
+    cbow = load_model("cbow-glove-6b-50d")
+    calls: list[int] = []
+
+    class Counting:
+        name, options = cbow.name, getattr(cbow, "options", "")
+
+        def encode(self, items):
+            calls.append(len(items))
+            return cbow.encode(items)
+
+    study = SentenceAssociationTest("sent-weat6", model=Counting(), n_samples=2_000)
+    result = study.run()
+    before = list(calls)
+    result.influence()
+    result.stability(k=20)
+    result.templates()
+    result.interval_record()
+    assert calls == before and sum(before) == sum(len(study.sentences(k)) for k in KEYS)
