@@ -140,8 +140,8 @@ def test_study_matches_the_authors_estimator_on_the_tiny_model(scorer, tmp_path)
     assert {w: len(v) for w, v in vectors.items()} == {"John": 3, "Paul": 3, "Amy": 3, "Joan": 3, "office": 3,
                                                        "salary": 3, "home": 4, "wedding": 3}
     groups = [[vectors[w] for w in ws.examples] for ws in study.spec.sets().values()]
-    e_ref, v_ref, draws = ref_ceat(groups, 400, np.random.RandomState(0))
-    replayed = ceat_samples(*groups, n_samples=400, indices=draws)
+    e_ref, v_ref, draws = ref_ceat(groups, 200, np.random.RandomState(0))
+    replayed = ceat_samples(*groups, n_samples=200, indices=draws)
     np.testing.assert_allclose(replayed.effect_sizes, e_ref, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(replayed.variances, v_ref, rtol=1e-9, atol=1e-15)
     pes, p, _, _, _ = ref_meta(e_ref, v_ref)
@@ -149,8 +149,8 @@ def test_study_matches_the_authors_estimator_on_the_tiny_model(scorer, tmp_path)
     assert meta.combined_effect_size == pytest.approx(pes, rel=1e-9)
     assert meta.p_value == pytest.approx(p, rel=1e-6, abs=1e-300)
 
-    result = study.run(400, seed=3)
-    again = ceat_samples(*groups, n_samples=400, rng=3)
+    result = study.run(300, seed=3)
+    again = ceat_samples(*groups, n_samples=300, rng=3)
     np.testing.assert_array_equal(result.effect_sizes, again.effect_sizes)
     assert_study_result(result)
     data = json.loads(json.dumps(result.to_dict()))
@@ -159,7 +159,7 @@ def test_study_matches_the_authors_estimator_on_the_tiny_model(scorer, tmp_path)
     interval = data["combined_effect_size_interval"]
     assert (interval["low"], interval["high"]) == pytest.approx(recombined.interval)
     assert interval["level"] == 0.95 and "DerSimonian-Laird" in interval["method"]
-    assert data["n"] == 400 == len(data["samples"])
+    assert data["n"] == 300 == len(data["samples"])
     for key in ("q", "i_squared", "tau_squared", "p_value", "standard_error"):
         assert data[key] == pytest.approx(getattr(recombined, key))
     assert "ddof=1 variance" in data["variance_convention"]
