@@ -145,6 +145,10 @@ def test_a_one_word_attribute_set_leaves_d_undefined_without_it():
     loo = leave_one_out(cos_a, cos_b, n_x, rng=0)
     assert np.isnan(loo.effect_size["attr1"][0]) and np.isnan(loo.pvalue["attr1"][0])
     assert np.isfinite(loo.effect_size["attr2"]).all()
+    one_target = _sets(np.random.default_rng(2), sizes=(1, 4, 3, 3))
+    loo = leave_one_out(*_cosines(one_target), rng=0)
+    assert np.isnan(loo.effect_size["targ1"][0]) and np.isnan(loo.pvalue["targ1"][0])
+    assert np.isfinite(loo.pvalue["targ2"]).all()
 
 
 def test_influence_records_flags_and_live_time(glove):

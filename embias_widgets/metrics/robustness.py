@@ -260,7 +260,10 @@ def leave_one_out(
         d = effect_sizes_by_row(rows, k, ddof)
         d[~np.isfinite(rows).all(axis=1)] = np.nan
         lo, hi = bounds[key]
-        out["d"][key], out["p"][key], out["exact"][key], out["count"][key] = d, p[lo:hi], exact, count[lo:hi]
+        p_key = p[lo:hi].copy()
+        if k in (0, rows.shape[1]):  # a target set left empty: no test
+            p_key[:] = np.nan
+        out["d"][key], out["p"][key], out["exact"][key], out["count"][key] = d, p_key, exact, count[lo:hi]
     return LeaveOneOut(out["d"], out["p"], out["exact"], out["count"])
 
 
