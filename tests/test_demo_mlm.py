@@ -105,14 +105,18 @@ def test_loads_offline_as_hf_objects(demo: DemoMLM) -> None:
 
 
 def test_registry_returns_the_pair() -> None:
-    loaded = load_model(DEMO_NAME)
+    from embias_widgets.models.registry import resolve_loader
+
+    loaded = resolve_loader(DEMO_NAME)()
     assert isinstance(loaded, DemoMLM)
     model, tokenizer = loaded
     assert loaded.model is model
     assert loaded.tokenizer is tokenizer
     assert loaded.name == DEMO_NAME
     with pytest.raises(TypeError, match="takes no options"):
-        load_model(DEMO_NAME, device="cpu")
+        resolve_loader(DEMO_NAME)(device="cpu")
+    with pytest.raises(ValueError, match="is a masked language model, not a word-vector model"):
+        load_model(DEMO_NAME)  # load_model gives embeddings; the demo MLM loads through load_likelihood_model
 
 
 def test_decoder_tied_and_mask_row_shipped(demo: DemoMLM) -> None:

@@ -134,7 +134,8 @@ def locate_hub_model(name: str, *, what: str = "model", registered: Iterable[str
         raise ModelNotFoundError(f"{head}, and not a valid hub name ({err})") from None
     if constants.HF_HUB_OFFLINE:
         raise ModelNotFoundError(f"{head}; not found locally, and online lookup is off (HF_HUB_OFFLINE=1): "
-                                 "check the spelling, or download the model once while online")
+                                 "check the spelling, give a local model directory, or download the model once "
+                                 "while online")
     from huggingface_hub import HfApi
 
     try:

@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import ModelNotFoundError
 from .causal_lm import CausalLMScorer
 from .masked_lm import MaskedLMScorer
+from .text_checks import check_tokenizer
 
 KINDS = ("auto", "masked", "causal")
 LikelihoodScorer = MaskedLMScorer | CausalLMScorer
@@ -60,6 +61,7 @@ def _wrap(obj: Any, name: str, options: dict[str, Any]) -> LikelihoodScorer:
         return obj
     if isinstance(obj, tuple) and len(obj) == 2:
         model, tokenizer = obj
+        check_tokenizer(tokenizer, name)
         cls = MaskedLMScorer if getattr(tokenizer, "mask_token_id", None) is not None else CausalLMScorer
         return cls(model, tokenizer, name=name, **options)
     raise ValueError(
@@ -124,7 +126,9 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
         ) from err
     cls = MaskedLMScorer if chosen == "masked" else CausalLMScorer
     with quiet_weight_loading():  # our own bar shows the scoring; transformers' 'Loading weights' bar is noise
-        return cls.from_pretrained(model, **options)
+        scorer = cls.from_pretrained(model, **options)
+    check_tokenizer(scorer.tokenizer, model, model)  # a missing vocab.txt loads as a 5-token tokenizer
+    return scorer
 
 
 @contextmanager

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .scoring import Tokenized
+from .text_checks import unscorable_reason
 from .word_l2r import tokenizer_family, word_ids_from_encoding, words_from_tokens
 
 #: Tokenizer family per tokenizer, for word boundaries without word ids.
@@ -30,6 +31,9 @@ def tokenize(tokenizer: Any, text: str, *, lowercase: bool, max_length: int | No
         offsets = None
     ids = tuple(int(i) for i in enc["input_ids"])
     special = tuple(bool(s) for s in enc["special_tokens_mask"])
+    reason = unscorable_reason(tokenizer, text, ids, special)  # typed control tokens, unknown tokens only
+    if reason:
+        raise ValueError(reason)
     tokens = tuple(tokenizer.convert_ids_to_tokens(list(ids)))
     if max_length is not None and len(ids) > max_length:
         raise ValueError(
