@@ -22,8 +22,8 @@ import pytest
 from .conftest import APP, check_contrast, lab_cmd, run_code, screenshot_widgets, set_theme, wait_for_command
 
 pytestmark = pytest.mark.browser
-CARDS = ["WEAT explorer", "Sense WEAT explorer", "RIPA projection", "Sense selector", "Likelihood table", "NLI explorer",
-         "Report"]
+CARDS = ["WEAT explorer", "Sense WEAT explorer", "RIPA projection", "Sense selector", "Likelihood table",
+         "NLI explorer", "Report"]
 FACTORY = "embias report"
 VIEW = ".embias-report-view"
 
