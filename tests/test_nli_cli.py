@@ -27,8 +27,10 @@ def test_probe_json_object():
     obj = json.loads(text)
     assert obj["n_pairs"] == 300 and obj["model"] == str(tiny_nli_dir())
     for level in ("pairs", "word_pairs"):
-        assert set(obj[level]) == {"net_neutral", "fraction_neutral", "threshold_0.5", "threshold_0.7"}
-        assert all(0 <= v <= 1 for v in obj[level].values())
+        # every measure has its interval beside it and the n it was computed from (issue 28)
+        measures = {k for k in obj[level] if not k.endswith("_interval")}
+        assert measures == {"net_neutral", "fraction_neutral", "threshold_0.5", "threshold_0.7", "n"}
+        assert all(0 <= obj[level][k] <= 1 for k in measures - {"n"})
     assert "first 300 of 1,912,896" in obj["notes"][0]
     assert len(obj["top_entailment"]) == 10
 
@@ -45,7 +47,9 @@ def test_pairs_file_with_per_pair_rows_equals_the_probe(tmp_path):
     rows = obj["per_pair"]
     assert len(rows) == obj["n_pairs"] == 50
     assert rows[0]["premise"] == "The awful person bought an apple."
-    assert set(obj["pairs"]) == {"net_neutral", "fraction_neutral", "threshold_0.4"}
+    # every measure has its interval beside it and the n it was computed from (issue 28)
+    measures = {k for k in obj["pairs"] if not k.endswith("_interval")}
+    assert measures == {"net_neutral", "fraction_neutral", "threshold_0.4", "n"}
     nn = sum(r["neutral"] for r in rows) / 50
     assert obj["pairs"]["net_neutral"] == pytest.approx(nn, rel=1e-9)
     assert obj["pairs"]["threshold_0.4"] == pytest.approx(sum(r["neutral"] > 0.4 for r in rows) / 50)

@@ -54,7 +54,9 @@ def test_scores_are_frozen_dataclasses_whatever_the_taus(result):
 def test_to_dict_is_the_cli_object(result):
     data = json.loads(json.dumps(result.to_dict()))
     assert data["n_pairs"] == 900 and data["taus"] == [0.4, 0.6]
-    assert set(data["pairs"]) == {"net_neutral", "fraction_neutral", "threshold_0.4", "threshold_0.6"}
+    # every measure has its interval beside it and the n it was computed from (issue 28)
+    measures = {k for k in data["pairs"] if not k.endswith("_interval")}
+    assert measures == {"net_neutral", "fraction_neutral", "threshold_0.4", "threshold_0.6", "n"}
     assert len(data["top_entailment"]) == 3
     assert list(result.frame().columns) == ["level", "measure", "value"]
 

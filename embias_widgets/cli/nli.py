@@ -3,7 +3,7 @@
     embias nli (--probe NAME | --pairs FILE.csv) [--model M] [--format table|json] [--per-pair]
                [--scheduler tcp://host:8786 | --workers N] [--limit N] [--chunk-size N]
                [--results-dir DIR [--fresh]] [--style authors|paper] [--tau T ...] [--top-k K]
-               [--output FILE.csv] [--timeout S]
+               [--output FILE.csv] [--timeout S] [--level L] [--by-template]
 
 Prints a table, or with ``--format json`` one JSON object: ``model``, ``n_pairs``, and ``pairs`` (over sentence
 pairs) and ``word_pairs`` (over word pairs after averaging each over its
@@ -59,6 +59,11 @@ def add_nli(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tau", type=float, action="append", metavar="T",
                    help=f"threshold of T:tau (repeatable; default {' '.join(str(t) for t in DEFAULT_TAUS)})")
     p.add_argument("--top-k", type=int, default=10, metavar="K", help="top pairs by entailment/contradiction")
+    p.add_argument("--level", type=float, default=0.95, metavar="L",
+                   help="level of the intervals (default 0.95): t for NN, Wilson for FN and T:tau, at both levels")
+    p.add_argument("--by-template", action="store_true",
+                   help="NN and FN per template, the most and least neutral templates (keeps per-pair rows in "
+                   "memory: 24 bytes a pair)")
     add_device_options(p)
     p.add_argument("--timeout", type=float, default=5.0, metavar="S",
                    help="seconds to wait for a --scheduler to answer (default 5)")
@@ -97,11 +102,43 @@ def _iv_nli_args(args: argparse.Namespace) -> None:
         raise ValueError("--fresh starts a --results-dir over: give --results-dir DIR with it")
 
 
+def _levels_table(obj: dict[str, Any], level: float, out: Any) -> None:
+    """Both levels, each measure with its interval at ``level`` (``[low, high]``)."""
+    measures = [m for m in obj["pairs"] if m != "n" and not m.endswith("_interval")]
+    out.write("level        " + "  ".join(f"{m:>22}" for m in measures) + "\n")
+    for name in ("pairs", "word_pairs"):
+        cells = []
+        for m in measures:
+            iv = obj[name][f"{m}_interval"]
+            bounds = "" if iv is None else f" [{iv['low']:.3f},{iv['high']:.3f}]"
+            cells.append(f"{obj[name][m]:.4f}{bounds}".rjust(22))
+        out.write(f"{name:<12} " + "  ".join(cells) + "\n")
+    out.write(f"intervals ({level:g}): t for net_neutral, Wilson for the shares; pairs over sentence pairs, "
+              "word_pairs over the word pairs' template means\n")
+
+
+def _templates_table(t: dict[str, Any], out: Any) -> None:
+    """NN and FN per template, most and least neutral named."""
+    out.write(f"per template ({t['n_templates']}): most neutral {t['most_neutral']['template']!r} "
+              f"(NN {t['most_neutral']['net_neutral']:.4f}), least neutral {t['least_neutral']['template']!r} "
+              f"(NN {t['least_neutral']['net_neutral']:.4f}), spread {t['spread']:.4f}\n")
+    rows = sorted(t["rows"], key=lambda r: -r["net_neutral"])
+    if len(rows) > 10:
+        out.write("  (the 5 most and 5 least neutral; every template in --format json)\n")
+        rows = rows[:5] + rows[-5:]
+    out.write("  NN      FN      n       template\n")
+    for row in rows:
+        out.write(f"  {row['net_neutral']:.4f}  {row['fraction_neutral']:.4f}  {row['n']:<6}  {row['template']}\n")
+
+
 def run_nli(args: argparse.Namespace, out: Any) -> int:
     from ..analysis.nli import NliProbe
     from ..stimuli.nli_probes import CsvPairs, load_probe
 
     _iv_nli_args(args)
+    from ..metrics.score_intervals import check_level
+
+    check_level(args.level)  # before any scoring
     source = load_probe(args.probe, style=args.style) if args.probe else CsvPairs(args.pairs)
     if not args.progress:
         _quiet_transformers()
@@ -111,13 +148,14 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
         probe = NliProbe(source, args.model, taus=taus, chunk_size=args.chunk_size, top_k=args.top_k,
                          limit=args.limit, model_options=options)
         result = probe.run(scheduler=args.scheduler, workers=args.workers, results_dir=args.results_dir,
-                           per_pair=args.per_pair or bool(args.output), progress=args.progress,
+                           per_pair=args.per_pair or bool(args.output) or args.by_template,
+                           progress=args.progress,
                            connect_timeout=args.timeout, fresh=args.fresh)
     except TypeError as err:  # e.g. a model that is not a sequence classifier
         raise ValueError(str(err)) from err
     if args.output:
         result.write_pairs_csv(args.output)
-    obj = result.to_dict()
+    obj = result.to_dict(level=args.level)
     if args.per_pair:
         table = result.pairs_table()
         keep = ["id", "premise_word", "hypothesis_word", "premise", "hypothesis", "entailment", "neutral",
@@ -132,10 +170,9 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
         out.write(f"note: {note}\n")
     if "note" in obj:
         out.write(f"note: {obj['note']}\n")
-    measures = list(obj["pairs"])
-    out.write("level        " + "  ".join(f"{m:>16}" for m in measures) + "\n")
-    for level in ("pairs", "word_pairs"):
-        out.write(f"{level:<12} " + "  ".join(f"{obj[level][m]:>16.4f}" for m in measures) + "\n")
+    _levels_table(obj, args.level, out)
+    if obj.get("templates"):
+        _templates_table(obj["templates"], out)
     if args.per_pair:
         for row in obj["per_pair"]:
             out.write(f"{row['entailment']:.4f} {row['neutral']:.4f} {row['contradiction']:.4f}  "

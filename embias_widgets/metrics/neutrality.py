@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .score_intervals import DEFAULT_LEVEL, ScoreInterval, t_interval, t_interval_from_sums, wilson_interval
+
 LABELS = ("entailment", "neutral", "contradiction")
 DEFAULT_TAUS: tuple[float, ...] = (0.5, 0.7)
 
@@ -79,7 +81,9 @@ class NeutralityStats:
     For key ``k`` with pairs ``i in k``: ``count[k] = |k|``, ``sums[k] = sum_i
     (e_i, n_i, c_i)``, ``argmax[k, j] = #{i: argmax_i = j}``, ``above[k, t] =
     #{i: n_i > taus[t]}``. These add across chunks; every score is a function
-    of them.
+    of them. ``squares[k] = sum_i n_i^2`` (the neutral probability squared) gives the t interval of NN over
+    sentence pairs (:meth:`intervals`); it is ``None`` when unknown (statistics read from files that did
+    not store it), and then that one interval is undefined.
     """
 
     taus: tuple[float, ...] = DEFAULT_TAUS
@@ -88,11 +92,14 @@ class NeutralityStats:
     sums: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     argmax: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), dtype=np.int64))
     above: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    squares: np.ndarray | None = field(default_factory=lambda: np.zeros(0))
 
     def __post_init__(self) -> None:
         self.taus = _iv_taus(self.taus)
         if self.above.shape[1] != len(self.taus):
             self.above = np.zeros((len(self.keys), len(self.taus)), dtype=np.int64)
+        if self.squares is not None and len(self.squares) != len(self.keys):
+            self.squares = None  # built without it (e.g. an older chunk file): unknown, not zero
         self._where = {key: i for i, key in enumerate(self.keys)}
 
     # -- building ---------------------------------------------------------------------------
@@ -123,7 +130,8 @@ class NeutralityStats:
         above = np.zeros((k, len(taus)), dtype=np.int64)
         if len(P):
             np.add.at(above, group, (P[:, 1:2] > np.asarray(taus)[None, :]).astype(np.int64))
-        return cls(taus, list(where), count, sums, argmax, above)
+        squares = np.bincount(group, weights=P[:, 1] ** 2, minlength=k).astype(np.float64)
+        return cls(taus, list(where), count, sums, argmax, above, squares)
 
     def merge(self, other: NeutralityStats) -> NeutralityStats:
         """A new object holding the statistics of both (same ``taus``); keys keep first-seen order."""
@@ -144,8 +152,9 @@ class NeutralityStats:
             out[rows] += b
             return out
 
+        squares = None if self.squares is None or other.squares is None else grow(self.squares, other.squares)
         return NeutralityStats(self.taus, keys, grow(self.count, other.count), grow(self.sums, other.sums),
-                               grow(self.argmax, other.argmax), grow(self.above, other.above))
+                               grow(self.argmax, other.argmax), grow(self.above, other.above), squares)
 
     __add__ = merge
 
@@ -205,7 +214,39 @@ class NeutralityStats:
                              f"{hypothesis_word!r}")
         idx = np.asarray(rows)
         return NeutralityStats(self.taus, [self.keys[i] for i in rows], self.count[idx], self.sums[idx],
-                               self.argmax[idx], self.above[idx])
+                               self.argmax[idx], self.above[idx], None if self.squares is None else self.squares[idx])
+
+    def intervals(self, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, ScoreInterval | None]]:
+        """``{"pairs": {measure: interval}, "word_pairs": {...}}`` with the keys of :meth:`pair_level`.
+
+        Over sentence pairs: NN's t interval of the mean neutral probability (from ``sum n_i`` and
+        ``squares``), FN's and T:tau's Wilson score intervals of the share. Over word pairs: the same over
+        the word pairs' template means (t for NN, Wilson for FN and T:tau). Both treat the units as
+        independent draws, which templates shared across word pairs make them only approximately.
+        """
+        self._nonempty()
+        n, k = self.n_pairs, self.n_word_pairs
+        M = self.word_pair_means()
+        pair_shares = [("fraction_neutral", int(self.argmax[:, 1].sum()))]
+        pair_shares += [(threshold_key(t), int(self.above[:, j].sum())) for j, t in enumerate(self.taus)]
+        word_shares = [("fraction_neutral", int(np.sum(M.argmax(axis=1) == 1)))]
+        word_shares += [(threshold_key(t), int(np.sum(M[:, 1] > t))) for t in self.taus]
+        out: dict[str, dict[str, ScoreInterval | None]] = {}
+        for name, size, what, shares in (("pairs", n, f"the {n:,} sentence pairs", pair_shares),
+                                         ("word_pairs", k, f"the {k:,} word pairs' template means", word_shares)):
+            method = f"t interval of the mean neutral probability over {what}"
+            if name == "word_pairs":
+                nn = t_interval(M[:, 1], level=level, method=method)
+            elif self.squares is not None:
+                nn = t_interval_from_sums(float(self.sums[:, 1].sum()), float(self.squares.sum()), n, level=level,
+                                          method=method)
+            else:
+                nn = None
+            out[name] = {"net_neutral": nn}
+            for measure, hits in shares:
+                out[name][measure] = wilson_interval(hits, size, level=level, method="Wilson score interval of the "
+                                                     f"share of {what} counted ({hits:,} of {size:,})")
+        return out
 
     def top_word_pairs(self, k: int = 10, by: str = "entailment") -> list[dict[str, object]]:
         """The ``k`` word pairs with the largest mean ``by`` (entailment, neutral or contradiction);
@@ -245,3 +286,13 @@ class TopPairs:
 
     def merge(self, other: TopPairs) -> TopPairs:
         return TopPairs(max(self.k, other.k), self.values, self.indices).update(other.values, other.indices)
+
+
+def nli_intervals(neutral: np.ndarray, is_neutral: np.ndarray, level: float = DEFAULT_LEVEL) -> dict[str, tuple]:
+    """Intervals over sampled sentence pairs: ``{"nn": (low, high), "fn": (low, high)}``, the t interval of
+    the mean of ``neutral`` (NN) and the Wilson score interval of the share ``is_neutral`` (FN)."""
+    nn = t_interval(np.asarray(neutral, dtype=np.float64), level=level)
+    hits = np.asarray(is_neutral, dtype=bool)
+    fn = wilson_interval(int(hits.sum()), int(hits.size), level=level)
+    nan = (float("nan"), float("nan"))
+    return {"nn": nan if nn is None else (nn.low, nn.high), "fn": nan if fn is None else (fn.low, fn.high)}

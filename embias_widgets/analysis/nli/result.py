@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from ...metrics.neutrality import LABELS, NeutralityStats, TopPairs
+from ...metrics.score_intervals import DEFAULT_LEVEL, check_level, interval_dict
 from ...stimuli.nli_probes import PairSource
-from . import tables
+from . import tables, templates
 from .chunks import TOP_LABELS, ChunkResult
 from .scores import LEVEL_NOTES, NliProbeScores
 
@@ -108,11 +109,42 @@ class NliProbeResult:
         lines.extend(f"note: {note}" for note in (*self.notes, *([DEMO_NOTE] if self.is_demo else [])))
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object of ``embias nli``: model, n_pairs, both levels, the notes and the top pairs."""
+    def intervals(self, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
+        """Per level (``pairs``, ``word_pairs``) and measure, its interval: t for NN, Wilson for FN and T:tau
+        (:meth:`~embias_widgets.metrics.neutrality.NeutralityStats.intervals`); None where undefined."""
+        return self.stats.intervals(check_level(level))
+
+    def levels_dict(self, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
+        """``{"pairs": {measure, measure_interval, ..., "n"}, "word_pairs": {...}}``: every measure with its
+        interval at ``level`` beside it, and the ``n`` (sentence pairs, word pairs) they were computed from."""
+        s, ivs = self.scores(), self.intervals(level)
+        out: dict[str, dict[str, Any]] = {}
+        for name, n in (("pairs", s.n_pairs), ("word_pairs", s.n_word_pairs)):
+            out[name] = {}
+            for measure, value in s.level(name).to_dict().items():
+                out[name][measure] = value
+                out[name][f"{measure}_interval"] = interval_dict(ivs[name].get(measure))
+            out[name]["n"] = n
+        return out
+
+    def templates(self, *, level: float = DEFAULT_LEVEL) -> dict[str, Any]:
+        """NN and FN per template with intervals, the most and least neutral templates and their spread
+        (:func:`~.templates.template_scores`; needs a run with ``per_pair=True``)."""
+        return templates.template_scores(self, level=level)
+
+    def template_heatmap(self, template: str, label: str, premise_words: Sequence[str],
+                         hypothesis_words: Sequence[str]) -> list[list[float | None]]:
+        """:meth:`heatmap_grid` of one template alone (:func:`~.templates.template_heatmap`)."""
+        return templates.template_heatmap(self, template, label, premise_words, hypothesis_words)
+
+    def to_dict(self, *, level: float = DEFAULT_LEVEL) -> dict[str, Any]:
+        """The JSON object of ``embias nli``: model, n_pairs, both levels (each measure with its
+        ``*_interval`` at ``level``), the notes, the top pairs and, when per-pair rows were kept,
+        ``templates`` (:meth:`templates`)."""
         s = self.scores()
-        out: dict[str, Any] = {"model": self.model, "n_pairs": self.n_scored, "pairs": s.pairs.to_dict(),
-                               "word_pairs": s.word_pairs.to_dict(), "probe": self.probe,
+        levels = self.levels_dict(level)
+        out: dict[str, Any] = {"model": self.model, "n_pairs": self.n_scored, "pairs": levels["pairs"],
+                               "word_pairs": levels["word_pairs"], "probe": self.probe,
                                "n_word_pairs": s.n_word_pairs, "levels": dict(LEVEL_NOTES)}
         if self.notes:
             out["notes"] = list(self.notes)
@@ -121,6 +153,8 @@ class NliProbeResult:
         out["taus"] = [tau for tau, _ in s.pairs.thresholds]
         for by in TOP_LABELS:
             out[f"top_{by}"] = tables.records(self.top_pairs(by))
+        if self.chunks and all(c.probs is not None for c in self.chunks):
+            out["templates"] = self.templates(level=level)
         return out
 
     def frame(self) -> Any:
