@@ -212,6 +212,21 @@ def test_group_functions_equal_the_single_word_ones_and_direct_weat():
             assert g.pvalue[k][i] == direct.pvalue
 
 
+def test_group_subsets_keep_whole_words_and_equal_direct_weat():
+    sets = _sets(np.random.default_rng(12), sizes=(6, 6, 6, 4))
+    cos_a, cos_b, n_x = _cosines(sets)
+    groups = {k: [np.arange(i, i + 2) for i in range(0, len(sets[k]), 2)] for k in KEYS}  # words of 2 sentences
+    st = group_subset_stability(cos_a, cos_b, n_x, groups, k=10, keep=0.7, rng=5)
+    assert st.sizes == {"targ1": 2, "targ2": 2, "attr1": 2, "attr2": 2}  # max(2, round(0.7 * 3)), of words
+    draw, _ = np.random.default_rng(5).spawn(2)
+    picks = {k: _subset_rows(draw, 10, len(groups[k]), st.sizes[k]) for k in KEYS}
+    for j in range(10):
+        kept = {k: sets[k][np.concatenate([groups[k][i] for i in picks[k][j]])] for k in KEYS}
+        direct = _direct(kept)
+        assert st.effect_sizes[j] == pytest.approx(direct.effect_size, abs=1e-12)
+        assert st.pvalues[j] == direct.pvalue
+
+
 def test_stability_verdict_follows_the_stated_rule(glove):
     strong = AssociationTest("weat6", model=glove).run(confidence_interval=False).stability(k=100)
     assert strong["verdict"] == "stable" and strong["share_same_sign"] >= 0.95 and strong["share_significant"] >= 0.8
