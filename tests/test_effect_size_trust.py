@@ -120,3 +120,18 @@ def test_seat_influence_is_per_word(glove):
 def test_bars_without_a_result_interval_draw_none():
     bars = EffectSizeBars()
     assert bars.effect_size_interval == {} and bars.influence == [] and bars.stability == {}
+
+
+def test_sense_explorer_draws_the_sense_level_interval(tmp_path):
+    from _tiny_senses import occupations_spec, write_tiny_lmms
+
+    from embias_widgets.analysis.senses import SenseAssociationTest
+    from embias_widgets.widgets import SenseWeatExplorer
+
+    model = write_tiny_lmms(tmp_path / "tiny-lmms.txt", seed=7)
+    explorer = SenseWeatExplorer(occupations_spec(), model=model, n_samples=2000)
+    result = SenseAssociationTest(occupations_spec(), model=model, n_samples=2000).run()
+    assert explorer.sense_bars.effect_size_interval == result.interval_record()
+    assert explorer.sense_bars.effect_size_interval["level"] == 0.95
+    assert explorer.word_bars.effect_size_interval == {}  # the word level has none: no whiskers drawn
+    assert explorer.sense_bars.correction == "none (one test)"
