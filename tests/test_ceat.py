@@ -183,3 +183,16 @@ def test_sampling_errors_name_the_problem():
     same = [np.ones((2, 3))]
     with pytest.raises(ValueError, match="sample 0: every target word has the same association"):
         ceat_samples(same, same, [np.eye(3)[:1]], [np.eye(3)[1:2]], n_samples=2)
+
+
+def test_both_vectorised_paths_agree(monkeypatch):
+    import embias_widgets.metrics.ceat as core
+
+    groups = synthetic_groups(seed=4, sizes=(5, 4, 3, 6), dim=9)
+    shared = core.ceat_samples(*groups, n_samples=700, rng=2)  # every cosine computed once
+    monkeypatch.setattr(core, "_FULL_COSINES", 0)
+    monkeypatch.setattr(core, "_CHUNK_BYTES", 8 * 18 * 9 * 50)  # gathered vectors, 50 samples per chunk
+    gathered = core.ceat_samples(*groups, n_samples=700, rng=2)
+    np.testing.assert_array_equal(shared.indices, gathered.indices)
+    np.testing.assert_allclose(shared.effect_sizes, gathered.effect_sizes, rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(shared.variances, gathered.variances, rtol=1e-12, atol=1e-16)

@@ -23,13 +23,13 @@ Random effects by DerSimonian & Laird (1986), as their ``ceat_meta``:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats
 
-from .association import unit_rows
+from .association import cosine_matrix, unit_rows
 from .validation import check_options
 
 SET_NAMES = ("X", "Y", "A", "B")
@@ -37,7 +37,8 @@ VARIANCE_CONVENTION = (
     "Guo & Caliskan's 'variance': the ddof=1 variance of s(w, A, B) over X u Y in the sample (the square of "
     "d's denominator), not the sampling variance of d"
 )
-_CHUNK_BYTES = 64 * 2**20  # gathered vectors per chunk of samples
+_CHUNK_BYTES = 64 * 2**20  # gathered vectors (or cosines) per chunk of samples
+_FULL_COSINES = 2**23  # target x attribute contexts up to which every cosine is computed once (64 MiB)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def ceat_samples(X: Sequence[np.ndarray], Y: Sequence[np.ndarray], A: Sequence[n
 
     ``X, Y, A, B``: one array per word, ``(its contexts, dim)``. Contexts are drawn uniformly and independently
     per word (``rng.integers``), or taken from ``indices`` (``(n_samples, words)``, words in the order X, Y, A,
-    B) to replay given draws. Vectorised: chunks of samples are gathered and multiplied at once; ``s``, ``e_i``
+    B) to replay given draws. Vectorised over chunks of samples (:func:`_sample_associations`); ``s``, ``e_i``
     and ``v_i`` are as :func:`.per_word_association` and :func:`.effect_size` (``ddof=1``) compute them per
     sample. A sample whose ``s`` has zero variance is an error naming it (``e_i`` is undefined there).
     """
@@ -164,16 +165,10 @@ def ceat_samples(X: Sequence[np.ndarray], Y: Sequence[np.ndarray], A: Sequence[n
         raise ValueError(f"`indices` must be ({n_samples}, {counts.size}) context numbers, each below its word's "
                          "number of contexts")
     rows = np.concatenate([[0], np.cumsum(counts)[:-1]]) + indices
-    chunk = max(1, _CHUNK_BYTES // (counts.size * stacked.shape[1] * 8))
+    associations = _sample_associations(stacked, counts, rows, nx + ny, na)
     e = np.empty(n_samples)
     v = np.empty(n_samples)
-    t = nx + ny
-    for start in range(0, n_samples, chunk):
-        gathered = stacked[rows[start : start + chunk]]  # (c, words, dim)
-        targets = gathered[:, :t]
-        s = (np.matmul(targets, gathered[:, t : t + na].transpose(0, 2, 1)).mean(axis=2)
-             - np.matmul(targets, gathered[:, t + na :].transpose(0, 2, 1)).mean(axis=2))
-        part = slice(start, start + chunk)
+    for part, s in associations:
         v[part] = s.var(axis=1, ddof=1)
         with np.errstate(divide="ignore", invalid="ignore"):  # a zero variance is reported below
             e[part] = (s[:, :nx].mean(axis=1) - s[:, nx:].mean(axis=1)) / np.sqrt(v[part])
@@ -182,3 +177,30 @@ def ceat_samples(X: Sequence[np.ndarray], Y: Sequence[np.ndarray], A: Sequence[n
         raise ValueError(f"sample {int(zero[0])}: every target word has the same association s(w, A, B), so its "
                          "effect size is undefined; use contexts that tell the words apart")
     return CeatSamples(effect_sizes=e, variances=v, indices=indices)
+
+
+def _sample_associations(stacked: np.ndarray, counts: np.ndarray, rows: np.ndarray, t: int,
+                         na: int) -> Iterator[tuple[slice, np.ndarray]]:
+    """``s(w, A, B)`` of every target word in each sample, ``(samples, |X| + |Y|)``, chunk by chunk.
+
+    With at most :data:`_FULL_COSINES` target x attribute contexts, every cosine is computed once
+    (:func:`.cosine_matrix`) and each sample gathers its own; otherwise each chunk gathers the drawn vectors and
+    multiplies them. Either way ``s`` is :func:`.per_word_association`'s mean variant.
+    """
+    n_target_rows = int(counts[:t].sum())
+    n = len(rows)
+    if n_target_rows * (len(stacked) - n_target_rows) <= _FULL_COSINES:
+        cos = cosine_matrix(stacked[:n_target_rows], stacked[n_target_rows:])
+        chunk = max(1, _CHUNK_BYTES // (t * (rows.shape[1] - t) * 8))
+        for start in range(0, n, chunk):
+            r = rows[start : start + chunk]
+            rt, ra, rb = r[:, :t, None], r[:, None, t : t + na] - n_target_rows, r[:, None, t + na :] - n_target_rows
+            yield slice(start, start + chunk), cos[rt, ra].mean(axis=2) - cos[rt, rb].mean(axis=2)
+        return
+    chunk = max(1, _CHUNK_BYTES // (rows.shape[1] * stacked.shape[1] * 8))
+    for start in range(0, n, chunk):
+        gathered = stacked[rows[start : start + chunk]]  # (c, words, dim)
+        targets = gathered[:, :t]
+        yield slice(start, start + chunk), (
+            np.matmul(targets, gathered[:, t : t + na].transpose(0, 2, 1)).mean(axis=2)
+            - np.matmul(targets, gathered[:, t + na :].transpose(0, 2, 1)).mean(axis=2))
