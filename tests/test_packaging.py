@@ -70,8 +70,8 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_first_job(tmp_path: Path) -
     out = _run(FIRST_JOB, tmp_path, env)
     html = tmp_path / "embias-report" / "report.html"
     assert f"report: {html.resolve()}" in out and html.is_file(), out
-    sections = {s["id"]: s for s in json.loads((html.parent / "report.json").read_text())["sections"]}
-    weat = sections["weat--glove-6b-50d"]
+    sections = {(s["method"], s["model"]): s for s in json.loads((html.parent / "report.json").read_text())["sections"]}
+    weat = sections["weat", "glove-6b-50d"]
     assert weat["status"] == "done", weat
     rows = {row[0]: row for row in weat["table"]["rows"]}
     column = weat["table"]["columns"].index("effect size d")

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from embias_widgets.analysis.report import SECTION_KEYS, Report, ReportResult
-from embias_widgets.analysis.report.plan import QUICK_SIZES, WEAT_TESTS
+from embias_widgets.analysis.report.plan import QUICK_SIZES, WEAT_TESTS, section_id
 from embias_widgets.analysis.report.published import published_figures
 from embias_widgets.analysis.report.sections_lm import SampledPairs, nli_intervals
 
@@ -28,8 +28,8 @@ def quick(tmp_path_factory, shared_data):
     return result, out
 
 
-def _section(result: ReportResult, section_id: str) -> dict:
-    return next(s for s in result.to_dict()["sections"] if s["id"] == section_id)
+def _section(result: ReportResult, wanted: str) -> dict:
+    return next(s for s in result.to_dict()["sections"] if s["id"] == wanted)
 
 
 def _rows(section: dict) -> dict:
@@ -41,10 +41,12 @@ def _rows(section: dict) -> dict:
 def test_every_section_of_every_kind_ran(quick):
     result, _ = quick
     ids = {s["id"]: s["status"] for s in result.to_dict()["sections"]}
-    expected = {"weat--glove-6b-50d", "ripa--glove-6b-50d", "debias--glove-6b-50d", "seat--all-MiniLM-L6-v2",
-                "sense-weat--all-MiniLM-L6-v2", "crows-pairs--embias-demo-mlm", "stereoset--embias-demo-mlm",
-                "sense-pairs--embias-demo-mlm", "nli-gender-occupation--embias-demo-nli",
-                "nli-nationality-polarity--embias-demo-nli", "nli-religion-polarity--embias-demo-nli"}
+    expected = {section_id(method, model) for method, model in (
+        ("weat", "glove-6b-50d"), ("ripa", "glove-6b-50d"), ("debias", "glove-6b-50d"), ("seat", "all-MiniLM-L6-v2"),
+        ("sense-weat", "all-MiniLM-L6-v2"), ("crows-pairs", "embias-demo-mlm"), ("stereoset", "embias-demo-mlm"),
+        ("sense-pairs", "embias-demo-mlm"), ("nli-gender-occupation", "embias-demo-nli"),
+        ("ceat", "all-MiniLM-L6-v2"), ("ceat", "embias-demo-mlm"),
+        ("nli-nationality-polarity", "embias-demo-nli"), ("nli-religion-polarity", "embias-demo-nli"))}
     assert set(ids) == expected
     assert {i: s for i, s in ids.items() if s != "done"} == {}
 
@@ -75,7 +77,7 @@ def test_weat_numbers_equal_run_suite(quick):
     from embias_widgets.analysis import run_suite
 
     result, _ = quick
-    rows = _rows(_section(result, "weat--glove-6b-50d"))
+    rows = _rows(_section(result, section_id("weat", "glove-6b-50d")))
     suite = run_suite(list(WEAT_TESTS), ["glove-6b-50d"], n_samples=QUICK_SIZES["permutations"], seed=0,
                       progress=False)
     for r in suite.records():
@@ -88,11 +90,11 @@ def test_seat_and_sense_numbers_equal_the_analyses(quick):
     from embias_widgets.analysis.senses import run_sense_suite
 
     result, _ = quick
-    seat = _rows(_section(result, "seat--all-MiniLM-L6-v2"))
+    seat = _rows(_section(result, section_id("seat", "all-MiniLM-L6-v2")))
     record = run_suite(["sent-weat6"], ["all-MiniLM-L6-v2"], n_samples=10_000, seed=0, progress=False).records()[0]
     assert seat["sent-weat6"]["effect size d"] == record["effect_size"]
     assert seat["sent-weat6"]["p"] == record["p_value"]
-    sense = _rows(_section(result, "sense-weat--all-MiniLM-L6-v2"))
+    sense = _rows(_section(result, section_id("sense-weat", "all-MiniLM-L6-v2")))
     rec = run_sense_suite(["sense-weat1"], ["gloss:all-MiniLM-L6-v2"], n_samples=10_000, seed=0)[0]
     assert sense["sense-weat1"]["sense d"] == rec["effect_size"]
     assert sense["sense-weat1"]["p"] == rec["p_value"]
@@ -103,7 +105,7 @@ def test_nli_numbers_equal_nli_probe_and_the_interval_is_hand_computed(quick):
     from embias_widgets.stimuli.nli_probes import load_probe
 
     result, _ = quick
-    rows = _rows(_section(result, "nli-religion-polarity--embias-demo-nli"))
+    rows = _rows(_section(result, section_id("nli-religion-polarity", "embias-demo-nli")))
     source = SampledPairs(load_probe("religion-polarity"), QUICK_SIZES["nli_pairs"], 0)
     assert len(source) == QUICK_SIZES["nli_pairs"] and np.all(np.diff(source.indices) > 0)
     run = NliProbe(source, model="embias-demo-nli").run(per_pair=True)
@@ -131,7 +133,7 @@ def test_crows_numbers_equal_paired_likelihood(quick, shared_data):
     from embias_widgets.stimuli.pairs import read_pairs
 
     result, _ = quick
-    rows = _rows(_section(result, "crows-pairs--embias-demo-mlm"))
+    rows = _rows(_section(result, section_id("crows-pairs", "embias-demo-mlm")))
     pairs = read_pairs(shared_data / "crows_pairs" / "crows_pairs_anonymized.csv", format_in="crows",
                        limit=QUICK_SIZES["crows_pairs"])
     cps = PairedLikelihood(pairs, model="embias-demo-mlm", metric="cps", progress=False).run()

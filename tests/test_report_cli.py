@@ -8,6 +8,7 @@ import pytest
 
 from embias_widgets.analysis.report import Report, ReportInputError, ReportRunError
 from embias_widgets.analysis.report import runner as report_runner
+from embias_widgets.analysis.report.plan import section_id
 from embias_widgets.cli import main
 
 
@@ -24,7 +25,7 @@ def test_cli_writes_the_report_and_a_second_run_gives_the_same_numbers(tmp_path,
     assert f"report: {(first / 'report.html').resolve()}" in printed.out
     assert main(["report", "--model", "glove-6b-50d", "--quick", "--out", str(second), "--no-progress"]) == 0
     assert _numbers(first) == _numbers(second)
-    assert set(_numbers(first)) == {"weat--glove-6b-50d", "ripa--glove-6b-50d", "debias--glove-6b-50d"}
+    assert set(_numbers(first)) == {section_id(m, "glove-6b-50d") for m in ("weat", "ripa", "debias")}
 
 
 def test_resume_uses_saved_sections_and_refuses_changed_inputs(tmp_path, monkeypatch):
@@ -37,17 +38,18 @@ def test_resume_uses_saved_sections_and_refuses_changed_inputs(tmp_path, monkeyp
     monkeypatch.setattr(report_runner, "run_section", boom)
     again = Report(["glove-6b-50d"], out=out, quick=True, progress=False).run().to_dict()
     assert [s["table"] for s in again["sections"]] == [s["table"] for s in before["sections"]]
+    written = {name: (out / name).read_bytes() for name in ("report.json", "report.html")}
     with pytest.raises(ReportRunError, match=r"differs in options.*--fresh"):
         Report(["glove-6b-50d"], out=out, quick=True, seed=1, progress=False).run()
     with pytest.raises(ReportRunError, match="differs in options"):
         Report(["glove-6b-50d"], out=out, quick=False, progress=False).run()
-    assert not (out / "report.json").exists()  # a refused run leaves nothing looking complete
+    assert {name: (out / name).read_bytes() for name in written} == written  # refused: the report is kept
 
 
 def test_a_damaged_saved_section_is_run_again(tmp_path):
     out = tmp_path / "d"
     Report(["glove-6b-50d"], out=out, quick=True, progress=False).run()
-    (out / "sections" / "ripa--glove-6b-50d.json").write_text("{truncated")
+    (out / "sections" / f"{section_id('ripa', 'glove-6b-50d')}.json").write_text("{truncated")
     result = Report(["glove-6b-50d"], out=out, quick=True, progress=False).run().to_dict()
     assert next(s for s in result["sections"] if s["method"] == "ripa")["status"] == "done"
     assert any("damaged" in n for n in result["provenance"]["options"]["notes"])

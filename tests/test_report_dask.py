@@ -12,6 +12,7 @@ import pytest
 
 from embias_widgets.analysis.report import Report, ReportInputError
 from embias_widgets.analysis.report import runner as report_runner
+from embias_widgets.analysis.report.plan import section_id
 from embias_widgets.cli import main
 
 
@@ -27,7 +28,7 @@ def test_a_local_dask_cluster_gives_the_in_process_numbers_exactly(tmp_path):
     Report(["glove-6b-50d"], out=local, quick=True, progress=False, html=False).run()
     Report(["glove-6b-50d"], out=dask, quick=True, workers=2, progress=False, html=False).run()
     a, b = _numbers(local), _numbers(dask)
-    assert set(a) == {"weat--glove-6b-50d", "ripa--glove-6b-50d", "debias--glove-6b-50d"}
+    assert set(a) == {section_id(m, "glove-6b-50d") for m in ("weat", "ripa", "debias")}
     assert all(v[0] == "done" for v in b.values())
     assert a == b  # exactly: the same seeds, the same tests, the same Holm-Bonferroni over them
     options = json.loads((dask / "report.json").read_text())["provenance"]["options"]

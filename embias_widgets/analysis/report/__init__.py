@@ -5,10 +5,11 @@ as they finish (:mod:`.store`), corrects every p-value with Holm-Bonferroni and 
 that writes ``report.json``, ``report.html`` and the figures.
 """
 
+from .checks import ReportFileError
 from .plan import FULL_SIZES, QUICK_SIZES, SECTIONS_BY_KIND, ReportInputError, model_kind
 from .result import SCHEMA, SECTION_KEYS, ReportResult
 from .runner import Report
 from .store import ReportRunError
 
-__all__ = ["FULL_SIZES", "QUICK_SIZES", "SCHEMA", "SECTIONS_BY_KIND", "SECTION_KEYS", "Report", "ReportInputError",
-           "ReportResult", "ReportRunError", "model_kind"]
+__all__ = ["FULL_SIZES", "QUICK_SIZES", "SCHEMA", "SECTIONS_BY_KIND", "SECTION_KEYS", "Report", "ReportFileError",
+           "ReportInputError", "ReportResult", "ReportRunError", "model_kind"]

@@ -10,8 +10,11 @@ printed before a run starts (:func:`describe_sizes`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,12 +68,42 @@ class ReportInputError(ValueError):
     """A report that cannot start: the message names the model, folder or file and the fix."""
 
 
+SLUG_CHARS = 40
+"""At most this many characters of a model's name in its id (the file names stay short for any path)."""
+
+
+def model_id(name: str) -> str:
+    """A model's id in section ids and file names: a readable slug and the first 8 hex digits of the sha256 of
+    the name as given, e.g. ``glove-6b-50d-3a1e07c2``.
+
+    The slug is the name's last path part with every character but ``A-Z a-z 0-9 _ -`` made ``_`` (no dots, so
+    no ``.txt`` is taken for a suffix; no separators), cut to :data:`SLUG_CHARS`; the hash tells apart names the
+    slug cannot (``m/a b.txt`` and ``m/a_b.txt``, ``Model`` and ``model`` on a case-blind file system). The
+    hash is of the name, not of the model's files: the files' content is the section's fingerprint, which
+    refuses a resume when it changed."""
+    tail = re.split(r"[/\\]", name.rstrip("/\\"))[-1] or name
+    slug = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9_-]", "_", tail)).strip("_-")[:SLUG_CHARS].rstrip("_-")
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{slug or 'model'}-{digest}"
+
+
+def section_id(method: str, model_name: str) -> str:
+    """The id of ``method`` on the model named ``model_name`` (:func:`model_id`): the name of its saved file and
+    figures."""
+    return f"{method}--{model_id(model_name)}"
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     """A model of the report: the name as given and its kind."""
 
     name: str
     kind: str
+
+    @property
+    def id(self) -> str:
+        """:func:`model_id` of the name."""
+        return model_id(self.name)
 
 
 @dataclass(frozen=True)
@@ -84,8 +117,8 @@ class SectionSpec:
 
     @property
     def id(self) -> str:
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.model.name)
-        return f"{self.method}--{safe}"
+        """:func:`section_id`: unique per method and model name, a short safe file name whatever the name."""
+        return section_id(self.method, self.model.name)
 
 
 def _config_kind(config_path: Path, name: str) -> str:
@@ -139,11 +172,10 @@ def model_kind(name: str) -> str:
 
 
 def _check_out(out: Path) -> None:
-    probe = out / ".embias-write-test"
     try:
         out.mkdir(parents=True, exist_ok=True)
-        probe.write_text("")
-        probe.unlink()
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".embias-write-test-"):  # a name of its own per run
+            pass
     except OSError as err:
         raise ReportInputError(f"cannot write the report to {str(out)!r} ({err.strerror or err}); give a folder "
                                "you can write to with --out") from None
@@ -259,7 +291,18 @@ def plan_sections(models: list[ModelSpec], data: dict[str, str | None], *, quick
             options = {"seed": seed, **{k: s[k] for k in _OPTIONS_OF[key]},
                        **((runtime or {}) if model.kind != "static" else {})}
             out.append(SectionSpec(method, model, options, {k: str(v) for k, v in files.items() if v}))
+    _check_unique(models)
     return out
+
+
+def _check_unique(models: list[ModelSpec]) -> None:
+    """Two models never share an id (so a section file or figure), not even on a case-blind file system."""
+    seen: dict[str, str] = {}
+    for m in models:
+        other = seen.setdefault(m.id.casefold(), m.name)
+        if other != m.name:
+            raise ReportInputError(f"models {other!r} and {m.name!r} would share the id {m.id!r} (their names' "
+                                   "hashes collide); rename one of them (a copy or a link under another name)")
 
 
 _OPTIONS_OF = {

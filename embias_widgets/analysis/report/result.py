@@ -28,12 +28,12 @@ class ReportResult:
 
     @classmethod
     def load(cls, path: str | Path) -> ReportResult:
-        """A result from a ``report.json`` written by :meth:`write`."""
+        """A result from a ``report.json`` written by :meth:`write`; one :class:`~.checks.ReportFileError` naming
+        the file and what is wrong when it cannot be read as a report (damaged, edited, another file)."""
+        from .checks import read_report
+
         path = Path(path)
-        report = json.loads(path.read_text(encoding="utf-8"))
-        if report.get("schema") != SCHEMA:
-            raise ValueError(f"{path} is not an embias report (schema {report.get('schema')!r}, expected {SCHEMA!r})")
-        return cls(report, path.parent)
+        return cls(read_report(path, SCHEMA), path.parent)
 
     @property
     def sections(self) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import platform
 import sys
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 from ...metrics import holm_bonferroni
 from . import sections_ceat, sections_lm
+from .lock import folder_lock
 from .plan import ReportInputError, SectionSpec, describe_sizes, iv_report, iv_runtime, plan_sections
 from .published import figures_for
 from .result import SCHEMA, ReportResult
@@ -53,10 +55,44 @@ def precision_notes(spec: SectionSpec) -> list[str]:
     return [note] if note else []
 
 
+REFUSED = (ValueError, KeyError, LookupError, OSError)
+"""Errors by which an analysis refuses its model or input (as the CLI's bad input): the section fails with it."""
+
+
+class ModelLoadError(ValueError):
+    """A model whose files could not be loaded in a section (the message names the model and the reason)."""
+
+
+_LOADING = frozenset({"from_pretrained", "load_state_dict", "_load_pretrained_model", "load_file", "safe_open"})
+
+
+def load_failure(err: BaseException) -> str | None:
+    """The reason when ``err`` (not already a bad-input error) was raised while reading a model's files: a
+    damaged safetensors file (``SafetensorError``), weights that do not fit the config (transformers' size
+    mismatch ``RuntimeError``), a tokenizer file that cannot be parsed. None for anything else (a bug)."""
+    if isinstance(err, REFUSED):
+        return None
+    names = {frame.f_code.co_name for frame, _ in traceback.walk_tb(err.__traceback__)}
+    if type(err).__module__.startswith("safetensors") or names & _LOADING:
+        first = (str(err).strip().splitlines() or [""])[0]
+        if "ignore_mismatched_sizes" in first:  # transformers logs the list of mismatched weights, then raises this
+            first = "weights whose shapes differ from what config.json gives (transformers lists them on stderr)"
+        return f"{type(err).__name__}: {first}"[:500]
+    return None
+
+
 def run_section(spec: SectionSpec) -> tuple[dict[str, Any], float]:
-    """Run one section (in this process or on a Dask worker): its outcome and seconds."""
+    """Run one section (in this process or on a Dask worker): its outcome and seconds. A model that cannot be
+    loaded is a :class:`ModelLoadError` (so the section fails with the reason and the others go on)."""
     start = time.perf_counter()
-    result = runner(spec.method)(spec)
+    try:
+        result = runner(spec.method)(spec)
+    except Exception as err:
+        reason = load_failure(err)
+        if reason is None:
+            raise
+        raise ModelLoadError(f"model {spec.model.name!r} could not be loaded ({reason}); check its files: a "
+                             "damaged or partly copied weights file, or a config.json of another model") from err
     result["notes"] = list(dict.fromkeys([*precision_notes(spec), *result.get("notes", [])]))
     return result, time.perf_counter() - start
 
@@ -170,16 +206,40 @@ class Report:
             raise
 
     def run(self) -> ReportResult:
-        """Run (or resume) every section, correct every p-value, write the report files, return the result."""
+        """Run (or resume) every section, correct every p-value, write the report files, return the result.
+
+        The folder is locked for the run (:func:`~.lock.folder_lock`). Everything that can refuse the run (the
+        data files, the models' fingerprints, another run's saved sections, the Dask scheduler) is checked
+        before anything is deleted, so a refused run leaves the previous report as it was."""
         from ...stimuli.fingerprints import file_digest
 
         started = time.perf_counter()
-        for name in ("report.json", "report.html"):  # an interrupted run leaves nothing looking complete
-            (self.out / name).unlink(missing_ok=True)
-        data = _local_data(self.data)
-        hashes = {k: file_digest(v) for k, v in data.items() if v}
-        fps = self._fingerprints()
-        store = SectionStore(self.out, fresh=self.fresh)
+        with folder_lock(self.out):
+            data = _local_data(self.data)
+            hashes = {k: file_digest(v) for k, v in data.items() if v}
+            fps = self._fingerprints()
+            store = SectionStore(self.out)
+            records, todo = self._resume(store, data, hashes, fps)
+            client = self._client()
+            try:
+                for name in ("report.json", "report.html"):  # an interrupted run leaves nothing looking complete
+                    (self.out / name).unlink(missing_ok=True)
+                if self.fresh:
+                    store.clear()
+                self._run_todo(todo, store, records, client)
+            finally:
+                _close(client, self.scheduler)
+            ordered = [records[s.id] for s in self.sections]
+            holm = _holm(ordered, self.alpha)
+            report = self._report(ordered, fps, data, hashes, holm, time.perf_counter() - started, store.notes)
+            result = ReportResult(report, out_dir=self.out)
+            result.write(html=self.html)
+        return result
+
+    def _resume(self, store: SectionStore, data: dict[str, str | None], hashes: dict[str, str],
+                fps: dict[str, str]) -> tuple[dict[str, dict[str, Any]], list[tuple[SectionSpec, dict[str, Any]]]]:
+        """The records of skipped and saved sections, and the sections to run with what determines each; refuses
+        another run's saved sections (:class:`~.store.ReportRunError`) before anything is deleted."""
         records: dict[str, dict[str, Any]] = {}
         todo: list[tuple[SectionSpec, dict[str, Any]]] = []
         for spec in self.sections:
@@ -189,55 +249,51 @@ class Report:
                 records[spec.id] = self._record(spec, {"status": "skipped", "reason": _HOW_TO_GET[missing[0]]})
                 continue
             wanted = determines(spec.id, fps[spec.model.name], {k: hashes[k] for k in spec.data}, spec.options)
-            saved = store.load(spec.id, wanted)
+            saved = None if self.fresh else store.load(spec.id, wanted)
             if saved is not None:
                 records[spec.id] = saved
             else:
                 todo.append((spec, wanted))
-        self._run_todo(todo, store, records)
-        ordered = [records[s.id] for s in self.sections]
-        holm = _holm(ordered, self.alpha)
-        report = self._report(ordered, fps, data, hashes, holm, time.perf_counter() - started, store.notes)
-        result = ReportResult(report, out_dir=self.out)
-        result.write(html=self.html)
-        return result
+        return records, todo
 
     def _run_todo(self, todo: list[tuple[SectionSpec, dict[str, Any]]], store: SectionStore,
-                  records: dict[str, dict[str, Any]]) -> None:
+                  records: dict[str, dict[str, Any]], client: Any) -> None:
         from tqdm.auto import tqdm
 
-        client = self._client()
-        try:
-            if client is None:
-                for spec, wanted in todo:
-                    with tqdm(total=1, desc=spec.id, unit="section", disable=not self.progress, file=sys.stderr) as bar:
-                        records[spec.id] = self._finish(spec, wanted, store, lambda s=spec: run_section(s))
-                        bar.update(1)
-                return
-            from distributed import as_completed
+        unloadable: dict[str, str] = {}  # model name -> why it could not be loaded
+        if client is None:
+            for spec, wanted in todo:
+                with tqdm(total=1, desc=spec.id, unit="section", disable=not self.progress, file=sys.stderr) as bar:
+                    if spec.model.name in unloadable:  # the same files again: fail at once, with the same reason
+                        records[spec.id] = self._record(spec, {"status": "failed",
+                                                               "reason": unloadable[spec.model.name]})
+                    else:
+                        records[spec.id] = self._finish(spec, wanted, store, lambda s=spec: run_section(s), unloadable)
+                    bar.update(1)
+            return
+        from distributed import as_completed
 
-            futures = {client.submit(run_section, spec, pure=False): (spec, wanted) for spec, wanted in todo}
-            bar = tqdm(total=len(futures), desc="sections", unit="section", disable=not self.progress, file=sys.stderr)
-            for future in as_completed(futures):
-                spec, wanted = futures[future]
-                records[spec.id] = self._finish(spec, wanted, store, future.result)
-                bar.set_postfix_str(spec.id)
-                bar.update(1)
-            bar.close()
-        finally:
-            if client is not None:
-                cluster = client.cluster  # ours (workers=N) is closed with the client; a scheduler's is not
-                client.close()
-                if cluster is not None and self.scheduler is None:
-                    cluster.close()
+        futures = {client.submit(run_section, spec, pure=False): (spec, wanted) for spec, wanted in todo}
+        bar = tqdm(total=len(futures), desc="sections", unit="section", disable=not self.progress, file=sys.stderr)
+        for future in as_completed(futures):
+            spec, wanted = futures[future]
+            records[spec.id] = self._finish(spec, wanted, store, future.result, unloadable)
+            bar.set_postfix_str(spec.id)
+            bar.update(1)
+        bar.close()
 
-    def _finish(self, spec: SectionSpec, wanted: dict[str, Any], store: SectionStore, get: Any) -> dict[str, Any]:
+    def _finish(self, spec: SectionSpec, wanted: dict[str, Any], store: SectionStore, get: Any,
+                unloadable: dict[str, str]) -> dict[str, Any]:
         try:
             outcome, seconds = get()
-        except (ValueError, KeyError, LookupError, OSError) as err:  # the analysis refused this model or input
+        except ModelLoadError as err:  # this model's files: its sections fail with the reason, the others go on
+            unloadable[spec.model.name] = str(err)
+            return self._record(spec, {"status": "failed", "reason": str(err)})
+        except REFUSED as err:  # the analysis refused this model or input
             return self._record(spec, {"status": "failed", "reason": f"{type(err).__name__}: {err}"})
         record = self._record(spec, {"status": "done", "seconds": round(seconds, 3), **outcome})
         store.save(spec.id, wanted, record)
+        record["notes"] = [*record["notes"], *store.section_notes.get(spec.id, [])]  # shown, not saved
         return record
 
     def _record(self, spec: SectionSpec, fields: dict[str, Any]) -> dict[str, Any]:
@@ -265,6 +321,15 @@ class Report:
             "data_files": {k: {"source": self.data[k], "sha256": h} for k, h in hashes.items()},
             "sections": sections, "holm": holm,
         }
+
+
+def _close(client: Any, scheduler: str | None) -> None:
+    """Close the Dask client; and the cluster when it is ours (``workers=N``), not a scheduler's."""
+    if client is not None:
+        cluster = client.cluster
+        client.close()
+        if cluster is not None and scheduler is None:
+            cluster.close()
 
 
 def _holm(sections: list[dict[str, Any]], alpha: float) -> dict[str, Any]:

@@ -1,0 +1,329 @@
+"""``embias report`` against a hostile user and a damaged folder (issue 31, items 1, 4, 9, 11, 12, 13 and 14's
+280-character path), each case through the command line in this process as a user runs it.
+
+The models are small word-vector files written here from the embedded GloVe vectors (the words of WEAT 1-10,
+their b variants and the definitional pairs). What is under test is the report's bookkeeping (ids, file names,
+saved sections, locks, reading report.json back, a model that fails to load), so the sections are replaced by
+one that reads the model's own file: each section's number is its model's and nothing else's. The analyses
+themselves run in tests/test_report.py and tests/test_report_cli.py; figures are rendered by a stand-in for
+vl-convert (1-2 s each at 300 dpi) where only their file names are under test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from _cli_inprocess import embias_inprocess
+
+from embias_widgets.analysis.report import Report, ReportFileError, ReportResult, ReportRunError
+from embias_widgets.analysis.report import runner as report_runner
+from embias_widgets.analysis.report.lock import LOCK_NAME, folder_lock
+from embias_widgets.analysis.report.plan import WEAT_TESTS, model_id, section_id
+from embias_widgets.analysis.report.sections import outcome
+from embias_widgets.analysis.report.store import write_atomic
+
+
+@pytest.fixture(scope="module")
+def vectors(glove, tmp_path_factory) -> Path:
+    """A word-vector file of every word the static sections need (395 of GloVe's words, 50 dimensions)."""
+    from embias_widgets.stimuli import load_bundled_test
+    from embias_widgets.stimuli.projection_stimuli import BOLUKBASI_DEFINITIONAL_PAIRS
+
+    words = {w for pair in BOLUKBASI_DEFINITIONAL_PAIRS for w in pair}
+    for test in WEAT_TESTS:
+        words |= {w for s in load_bundled_test(test).sets().values() for i in s.examples for w in i.lower().split()}
+    path = tmp_path_factory.mktemp("vectors") / "vec.txt"
+    path.write_text("".join(f"{w} {' '.join(f'{x:.6f}' for x in glove.vector(w))}\n"
+                            for w in sorted(words) if w in glove.index))
+    return path
+
+
+def _copy(vectors: Path, dest: Path, *, scale: float = 1.0) -> str:
+    """``vectors`` at ``dest`` (its numbers times ``scale``, so two copies can differ): the path as a string."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    lines = [line.split() for line in vectors.read_text().splitlines()]
+    dest.write_text("".join(f"{w[0]} {' '.join(f'{float(x) * scale:.6f}' for x in w[1:])}\n" for w in lines))
+    return str(dest)
+
+
+def _first_number(spec, chart: bool = False) -> dict:
+    """A stand-in section: the first number of the model's file and its own test; a chart for the weat section."""
+    value = float(Path(spec.model.name).read_text().split()[1])
+    xy = {"x": "value", "y": "row"} if chart and spec.method == "weat" else {}
+    return outcome(["row", "value"], [["first number", value]], tests=[{"label": spec.method, "p": 0.5}], **xy)
+
+
+@pytest.fixture
+def stand_in(monkeypatch):
+    monkeypatch.setattr(report_runner, "run_section", lambda spec: (_first_number(spec), 0.01))
+
+
+@pytest.fixture
+def figures(monkeypatch):
+    """Sections with a chart, rendered by a stand-in for vl-convert: render() names and writes the files."""
+    import vl_convert
+
+    monkeypatch.setattr(report_runner, "run_section", lambda spec: (_first_number(spec, chart=True), 0.01))
+    monkeypatch.setattr(vl_convert, "vegalite_to_svg", lambda spec, **kw: "<svg></svg>")
+    monkeypatch.setattr(vl_convert, "vegalite_to_png", lambda spec, **kw: b"\x89PNG\r\n\x1a\n")
+
+
+def _report(out: Path) -> dict:
+    return json.loads((out / "report.json").read_text())
+
+
+def _ok(*argv: str):
+    run = embias_inprocess("report", "--quick", "--no-progress", *argv)
+    assert run.returncode == 0, run.stderr
+    assert "internal error" not in run.stderr and "Traceback" not in run.stderr
+    return run
+
+
+def _refused(*argv: str) -> str:
+    run = embias_inprocess("report", "--quick", "--no-progress", *argv)
+    err = run.stderr.strip().splitlines()
+    assert run.returncode == 2 and err[-1].startswith("embias report: error: "), run.stderr
+    assert "Traceback" not in run.stderr
+    return err[-1]
+
+
+def test_ids_are_a_slug_and_a_hash_of_the_name():
+    names = ["m/a b.txt", "m/a_b.txt", "Qwen2.5-0.5B", "Qwen2.5-0.5B-Instruct", "vec.txt", "Vec.txt", "x" * 280,
+             "/models/" + "y" * 240 + "/vec.txt", "", "org/bert-base-uncased"]
+    ids = [model_id(n) for n in names]
+    assert len({i.casefold() for i in ids}) == len(names)  # unique even on a case-blind file system
+    for name, got in zip(names, ids, strict=True):
+        assert re.fullmatch(r"[A-Za-z0-9_-]{1,40}-[0-9a-f]{8}", got), got  # no dot: no suffix to mistake
+        assert got.endswith(hashlib.sha256(name.encode()).hexdigest()[:8])
+    assert ids[0].startswith("a_b_txt-") and ids[2].startswith("Qwen2_5-0_5B-") and ids[-1].startswith("bert-base")
+    assert section_id("weat", "vec.txt") == f"weat--{model_id('vec.txt')}"
+
+
+def test_models_whose_names_look_alike_keep_their_own_sections_and_figures(vectors, tmp_path, figures):
+    names = [tmp_path / "m" / "a b.txt", tmp_path / "m" / "a_b.txt", tmp_path / "Qwen2.5-0.5B",
+             tmp_path / "Qwen2.5-0.5B-Instruct", tmp_path / "vec.txt"]
+    models = [_copy(vectors, n, scale=i + 1) for i, n in enumerate(names)]
+    out = tmp_path / "r"
+    _ok(*[a for m in models for a in ("--model", m)], "--out", str(out))
+    d = _report(out)
+    assert len({s["id"] for s in d["sections"]}) == len(d["sections"]) == 3 * len(models)
+    assert d["holm"]["n_tests"] == 3 * len(models)  # each section's test once, never a model's twice
+    for s in d["sections"]:
+        assert s["table"]["rows"][0][1] == float(Path(s["model"]).read_text().split()[1])  # its own model's
+        assert [t["label"] for t in s["significance"]] == [s["method"]]
+    figures = [s["figure"] for s in d["sections"] if s["method"] == "weat"]
+    written = {p.relative_to(out).as_posix() for p in (out / "figures").iterdir()}
+    assert written == {f[k] for f in figures for k in ("svg_path", "png_path")}  # the JSON names the files written
+    assert len(written) == 2 * len(models)
+    assert (out / "sections").is_dir() and len(list((out / "sections").glob("*--*.json"))) == 3 * len(models)
+
+
+def test_a_model_path_of_280_characters(vectors, tmp_path, figures):
+    deep = tmp_path.joinpath(*["d" * 60] * 5)
+    model = _copy(vectors, deep / "vectors.txt")
+    assert len(model) > 280
+    out = tmp_path / "r"
+    _ok("--model", model, "--out", str(out))
+    d = _report(out)
+    assert [s["status"] for s in d["sections"]] == ["done"] * 3
+    assert all(len(p.name) < 100 for p in out.rglob("*"))
+    assert all((out / s["figure"]["svg_path"]).is_file() for s in d["sections"] if s["figure"]["svg_path"])
+
+
+def _saved(out: Path, method: str) -> Path:
+    return next((out / "sections").glob(f"{method}--*.json"))
+
+
+def _rewrite(out: Path, method: str, change, *, manifest: bool) -> None:
+    """Change a saved section's content; with ``manifest``, also its checksum (a consistent edit)."""
+    path = _saved(out, method)
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+    if manifest:
+        m = json.loads((out / "sections" / "manifest.json").read_text())
+        m["sha256"][path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        (out / "sections" / "manifest.json").write_text(json.dumps(m))
+
+
+def _tables(d: dict) -> dict:
+    return {s["id"]: s["table"] for s in d["sections"]}
+
+
+def test_edited_or_damaged_sections_are_run_again_and_said_so(vectors, tmp_path, stand_in):
+    model, out = _copy(vectors, tmp_path / "vec.txt"), tmp_path / "r"
+    _ok("--model", model, "--out", str(out))
+    first = _report(out)
+    assert {Path(f).name for f in json.loads((out / "sections" / "manifest.json").read_text())["sha256"]} == {
+        _saved(out, m).name for m in ("weat", "ripa", "debias")}
+
+    def edit_d(data):
+        data["record"]["table"]["rows"][0][1] = 9.99
+
+    _rewrite(out, "weat", edit_d, manifest=False)  # d -> 9.99: the checksum no longer matches
+    _rewrite(out, "ripa", lambda data: data["record"].pop("table"), manifest=True)  # valid JSON, no table
+    _rewrite(out, "debias", lambda data: data.update(record="a string"), manifest=True)
+    _ok("--model", model, "--out", str(out))
+    again = _report(out)
+    assert _tables(again) == _tables(first)  # recomputed: 9.99 is not published
+    notes = {s["method"]: s["notes"][-1] for s in again["sections"]}
+    weat, ripa, debias = (_saved(out, m).name for m in ("weat", "ripa", "debias"))
+    assert notes["weat"] == (f"the saved section sections/{weat} does not match its sha256 in sections/manifest.json: "
+                             "it was edited or damaged after it was written, so this section was run again")
+    assert notes["ripa"] == (f"the saved section sections/{ripa} is damaged ('table' is missing), so this section was "
+                             "run again")
+    assert f"sections/{debias} is damaged ('record' is missing or not an object)" in notes["debias"]
+    assert set(notes.values()) <= set(again["provenance"]["options"]["notes"])
+    page = (out / "report.html").read_text()
+    assert all(n.split(" so this")[0].replace("'", "&#x27;") in page for n in notes.values())  # shown, not only in JSON
+
+    (out / "sections" / "manifest.json").write_text("{cut sh")  # the manifest itself
+    _ok("--model", model, "--out", str(out))
+    third = _report(out)
+    assert _tables(third) == _tables(first)
+    assert any("manifest.json is damaged" in n for n in third["provenance"]["options"]["notes"])
+    assert all("is not listed in sections/manifest.json" in s["notes"][-1] for s in third["sections"])
+    _ok("--model", model, "--out", str(out))  # and a resume after that trusts what it just wrote
+    assert _report(out)["provenance"]["options"]["notes"] == []
+
+
+def _files(out: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != LOCK_NAME}
+
+
+def test_a_refused_rerun_keeps_the_previous_report(vectors, tmp_path, stand_in):
+    model, out = _copy(vectors, tmp_path / "vec.txt"), tmp_path / "r"
+    _ok("--model", model, "--out", str(out))
+    kept = _files(out)
+    err = _refused("--model", model, "--out", str(out), "--seed", "9")
+    assert "differs in options" in err and "--fresh" in err
+    assert _files(out) == kept  # nothing deleted, nothing written (but the lock's holder)
+
+
+def test_a_second_report_on_a_busy_folder_is_refused_naming_the_first(vectors, tmp_path, stand_in):
+    model, out = _copy(vectors, tmp_path / "vec.txt"), tmp_path / "r"
+    out.mkdir()
+    with folder_lock(out):
+        err = _refused("--model", model, "--out", str(out))
+    assert f"{out} is being written by another report (process {os.getpid()} on " in err
+    assert "wait until it ends, or give another folder (--out)" in err
+    assert not (out / "report.json").exists()
+    _ok("--model", model, "--out", str(out))  # the lock ended with its holder
+
+
+def test_two_reports_at_once_on_one_folder(vectors, tmp_path, monkeypatch):
+    """Two runs in threads: one writes the report, the other is refused (never a lost temporary file)."""
+    started, release = threading.Event(), threading.Event()
+
+    def slow(spec):
+        started.set()
+        release.wait(30)
+        return _first_number(spec), 0.01
+
+    monkeypatch.setattr(report_runner, "run_section", slow)
+    model, out = _copy(vectors, tmp_path / "vec.txt"), tmp_path / "r"
+    errors: list[BaseException] = []
+    first = threading.Thread(target=lambda: Report([model], out=out, quick=True, progress=False).run())
+    first.start()
+    assert started.wait(30)
+    try:
+        with pytest.raises(ReportRunError, match="is being written by another report"):
+            Report([model], out=out, quick=True, progress=False).run()
+    except BaseException as err:  # released below either way
+        errors.append(err)
+    release.set()
+    first.join(60)
+    assert not errors and not first.is_alive()
+    assert [s["status"] for s in ReportResult.load(out / "report.json").sections] == ["done"] * 3
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_writes_to_one_path_at_once_use_their_own_temporary_names(tmp_path):
+    target, failures = tmp_path / "report.json", []
+
+    def write(i: int) -> None:
+        try:
+            for _ in range(30):
+                write_atomic(target, json.dumps({"writer": i}))
+        except OSError as err:
+            failures.append(err)
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == [] and json.loads(target.read_text())["writer"] in range(6)
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+@pytest.fixture
+def written(vectors, tmp_path, stand_in) -> Path:
+    out = tmp_path / "r"
+    _ok("--model", _copy(vectors, tmp_path / "vec.txt"), "--out", str(out), "--no-html")
+    return out / "report.json"
+
+
+@pytest.mark.parametrize(("damage", "problem"), [
+    (lambda d: b"\xff\xfe" + json.dumps(d).encode(), "is not UTF-8 text"),
+    (lambda d: json.dumps(d).encode()[:-40], "is not valid JSON"),
+    (lambda d: b"[1, 2]", "it is a list, not an object"),
+    (lambda d: json.dumps({**d, "schema": "other/1"}).encode(), "schema 'other/1'"),
+    (lambda d: json.dumps({**d, "holm": None}).encode(), "'holm' is not {alpha, n_tests} (it is null)"),
+    (lambda d: json.dumps({**d, "sections": [*d["sections"][:1], "a string"]}).encode(),
+     "section 2: it is a string, not an object"),
+    (lambda d: json.dumps({**d, "sections": [{k: v for k, v in s.items() if k != "table"} for s in d["sections"]]}
+                          ).encode(), "section 1 ('weat--vec_txt-"),
+])
+def test_a_damaged_report_json_is_one_error_naming_the_file(written, damage, problem):
+    report = json.loads(written.read_text())
+    assert ReportResult.load(written).to_dict() == report
+    written.write_bytes(damage(report))
+    with pytest.raises(ReportFileError) as caught:
+        ReportResult.load(written)
+    message = str(caught.value)
+    assert message.startswith(f"{written}: ") and problem in message and "embias report" in message
+    assert isinstance(caught.value, ValueError)
+
+
+def _unloadable(kind: str, folder: Path) -> Path:
+    """A masked LM directory that cannot be loaded: its weights file cut short, or a config of other shapes."""
+    from _tiny_lm import tiny_mlm_dir
+
+    shutil.copytree(tiny_mlm_dir(), folder)
+    if kind == "cut weights":
+        weights = folder / "model.safetensors"
+        weights.write_bytes(weights.read_bytes()[:300])
+    else:
+        config = json.loads((folder / "config.json").read_text())
+        (folder / "config.json").write_text(json.dumps({**config, "hidden_size": 64, "intermediate_size": 128}))
+    return folder
+
+
+@pytest.mark.parametrize(("kind", "reason"), [
+    ("cut weights", "(SafetensorError: "),
+    ("other shapes", "(RuntimeError: weights whose shapes differ from what config.json gives"),
+])
+def test_a_model_that_cannot_be_loaded_fails_its_sections_and_keeps_the_rest(vectors, tmp_path, monkeypatch, kind,
+                                                                             reason):
+    monkeypatch.setenv("EMBIAS_DATA", str(tmp_path / "no-data"))  # CrowS-Pairs and StereoSet: skipped
+    real = report_runner.run_section  # the masked LM's sections load it; the vectors' are stand-ins
+    monkeypatch.setattr(report_runner, "run_section",
+                        lambda spec: real(spec) if spec.model.kind != "static" else (_first_number(spec), 0.01))
+    broken, model = _unloadable(kind, tmp_path / "broken-mlm"), _copy(vectors, tmp_path / "vec.txt")
+    run = _ok("--model", model, "--model", str(broken), "--out", str(tmp_path / "r"))
+    d = _report(tmp_path / "r")
+    mine = {s["method"]: s for s in d["sections"] if s["model"] == model}
+    theirs = [s for s in d["sections"] if s["model"] == str(broken) and s["status"] != "skipped"]
+    assert [s["status"] for s in mine.values()] == ["done"] * 3
+    assert theirs and all(s["status"] == "failed" for s in theirs)
+    for s in theirs:
+        assert s["reason"].startswith(f"model {str(broken)!r} could not be loaded {reason}"), s["reason"]
+    assert f"could not be loaded {reason}" in run.stdout  # the summary says it too
