@@ -328,3 +328,18 @@ def test_robustness_encodes_nothing_again():
     result.templates()
     result.interval_record()
     assert calls == before and sum(before) == sum(len(study.sentences(k)) for k in KEYS)
+
+
+def test_sense_study_record_has_the_interval_of_its_sense_level(wn, tmp_path):
+    """Lemma items ("boy") are groups of senses: each replicate's d is the max-over-sense-pairs test's."""
+    from _tiny_senses import occupations_spec, write_tiny_lmms
+
+    from embias_widgets.analysis import SenseAssociationTest
+
+    path = write_tiny_lmms(tmp_path / "lmms.txt", seed=3)
+    study = SenseAssociationTest(occupations_spec(), model=path, seed=2)
+    result = study.run(level=0.8, n_resamples=300)
+    record = result.to_dict()["effect_size_interval"]
+    assert record["level"] == 0.8 and "items (senses or lemmas)" in record["method"] and "seed 2" in record["method"]
+    assert record["low"] <= result.effect_size <= record["high"] and "CI" in result.summary()
+    assert study.run(confidence_interval=False).to_dict()["effect_size_interval"] is None
