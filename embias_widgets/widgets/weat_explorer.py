@@ -26,6 +26,7 @@ from ..analysis.association import (
     test_choices,
     test_names,
 )
+from ..models.fingerprints import ContentKeyedModels
 from ._base import refusal_message
 from .effect_size_bars import EffectSizeBars
 from .word_set_editor import WordSetEditor, sets_of
@@ -52,7 +53,7 @@ class WeatExplorer(ipywidgets.VBox):
     def __init__(self, test: Any = "weat1", *, alpha: float = 0.05, progressive: bool = True, **options: Any) -> None:
         self.progressive = progressive
         self._options = {k: v for k, v in options.items() if k != "model"}
-        self._models: dict[str, Any] = {}
+        self._models = ContentKeyedModels()  # by content: a file edited in place is loaded again (issue 31, 3)
         self.edited: dict[str, dict[str, Any]] = {}
         """``{test name: sets}``: the user's edits of each test they switched away from (restored on coming back)."""
         if isinstance(test, AssociationTest):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from ...stimuli.fingerprints import file_digest
 from ..errors import FingerprintError
 
 __all__ = [
+    "ContentKeyedModels",
     "FingerprintError",
     "builtin_fingerprint",
     "directory_fingerprint",
@@ -201,3 +202,36 @@ def fingerprint_or_none(model: Any) -> str | None:
         return model_fingerprint(model)
     except FingerprintError:
         return None
+
+
+class ContentKeyedModels(MutableMapping):
+    """Loaded models by name *and* content: ``cache[name]`` is found only while :func:`fingerprint_or_none` of
+    ``name`` is what it was when the model was stored, so a vectors file or model directory edited in place is
+    loaded again instead of handing back the old model's numbers (a widget that switches models and back).
+
+    Storing a name drops its entries of other content. A name that cannot be fingerprinted (an object's
+    display name) is keyed by the name alone, as nothing else identifies it.
+    """
+
+    def __init__(self) -> None:
+        self._data: dict[tuple[str, str | None], Any] = {}
+
+    @staticmethod
+    def _key(name: str) -> tuple[str, str | None]:
+        return name, fingerprint_or_none(name)
+
+    def __getitem__(self, name: str) -> Any:
+        return self._data[self._key(name)]
+
+    def __setitem__(self, name: str, model: Any) -> None:
+        self._data = {k: v for k, v in self._data.items() if k[0] != name}
+        self._data[self._key(name)] = model
+
+    def __delitem__(self, name: str) -> None:
+        self._data = {k: v for k, v in self._data.items() if k[0] != name}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys(name for name, _ in self._data))
+
+    def __len__(self) -> int:
+        return len(self._data)
