@@ -260,11 +260,12 @@ def test_seat_templates_equal_weat_on_one_templates_sentences(glove):
 
 
 def test_sense_interval_is_the_max_variant_bootstrap_on_pair_maxima():
-    from embias_widgets.analysis.senses.study import _sense_interval
+    from embias_widgets.analysis.senses.study import item_cosines
+    from embias_widgets.metrics import effect_size_interval_from_cosines
 
     rng = np.random.default_rng(1)
     one = [[rng.normal(size=6) for _ in range(n)] for n in (3, 3, 4, 4)]
-    ours = _sense_interval(one, ddof=1, n_resamples=300, level=0.95, seed=4)
+    ours = effect_size_interval_from_cosines(*item_cosines(one), 3, variant="max", n_resamples=300, rng=4)
     plain = effect_size_interval(*(np.vstack(s) for s in one), variant="max", n_resamples=300, rng=4)
     np.testing.assert_allclose(ours.replicates, plain.replicates, rtol=1e-12)  # one sense per item: plain WEAT
     groups = [unit_rows(rng.normal(size=(n, 6))) for n in (1, 3, 2)]
@@ -343,3 +344,43 @@ def test_sense_study_record_has_the_interval_of_its_sense_level(wn, tmp_path):
     assert record["level"] == 0.8 and "items (senses or lemmas)" in record["method"] and "seed 2" in record["method"]
     assert record["low"] <= result.effect_size <= record["high"] and "CI" in result.summary()
     assert study.run(confidence_interval=False).to_dict()["effect_size_interval"] is None
+
+
+def test_sense_influence_equals_the_sense_test_without_the_item(wn, tmp_path):
+    from dataclasses import replace
+
+    from _tiny_senses import occupations_spec, write_tiny_lmms
+
+    from embias_widgets.analysis import SenseAssociationTest
+    from embias_widgets.stimuli import WordSet
+
+    path = write_tiny_lmms(tmp_path / "lmms.txt", seed=5)
+    spec = occupations_spec()
+    spec = replace(spec, targ1=WordSet("male jobs", ("engineer%1:18:00::", "carpenter%1:18:00::", "man")))
+    result = SenseAssociationTest(spec, model=path, seed=0).run(confidence_interval=False)
+    rows = result.influence()
+    assert [r["word"] for r in rows[:3]] == ["engineer%1:18:00::", "carpenter%1:18:00::", "man"]
+    for r in rows:
+        items = [x for x in getattr(spec, r["set"]).examples if x != r["word"]]
+        fewer = replace(spec, **{r["set"]: WordSet(getattr(spec, r["set"]).category, tuple(items))})
+        direct = SenseAssociationTest(fewer, model=path, seed=0).run(confidence_interval=False)
+        assert r["effect_size_without"] == pytest.approx(direct.effect_size, abs=1e-12)
+        assert r["p_value_without"] == direct.pvalue
+    record = result.stability(k=20)
+    assert record["k"] == 20 and record["verdict"] in ("stable", "fragile") and "Antoniak" in record["rule"]
+
+
+def test_cli_sense_weat_robustness(wn, tmp_path):
+    from _tiny_senses import occupations_spec, write_tiny_lmms
+
+    path = write_tiny_lmms(tmp_path / "lmms.txt", seed=5)
+    spec = occupations_spec()
+    test = tmp_path / "occupations.jsonl"
+    test.write_text(json.dumps({k: {"category": getattr(spec, k).category, "examples": list(getattr(spec, k).examples)}
+                                for k in KEYS}))
+    out = io.StringIO()
+    assert main(["weat", str(test), "--model", path, "--robustness", "--subsets", "20", "--resamples", "100",
+                 "--format", "json"], out=out) == 0
+    record = json.loads(out.getvalue())
+    assert record["effect_size_interval"] is not None and len(record["influence"]) == 8
+    assert record["stability"]["k"] == 20 and "p < alpha = 0.01" in record["stability"]["rule"]

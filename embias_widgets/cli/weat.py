@@ -154,12 +154,8 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
         args.tests, args.model or ["gloss:all-MiniLM-L6-v2"], senses=args.senses or "max",
         n_samples=args.permutations, seed=args.seed, ddof=args.ddof, alternative=args.alternative,
         method="parametric" if args.parametric else "auto", model_options=device_options(args),
-        level=args.level, n_resamples=args.resamples,
+        level=args.level, n_resamples=args.resamples, robustness=args.robustness, alpha=args.alpha, k=args.subsets,
     )
-    if args.robustness:
-        for r in rows:
-            r["notes"].append("--robustness: word influence, subset stability and templates are computed for WEAT "
-                              "and SEAT, not for sense WEAT; its d has its interval (effect_size_interval)")
     if args.format == "json":
         json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)
         out.write("\n")
@@ -177,4 +173,6 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
         for r in rows:
             for note in r["notes"]:
                 out.write(f"note [{r['test']}]: {note}\n")
+            if args.robustness:
+                write_robustness(r, out)
     return 0

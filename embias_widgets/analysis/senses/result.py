@@ -18,7 +18,7 @@ from ...metrics import AssociationResult, BootstrapInterval
 from ...metrics.senses import MaxSenseResult
 from ...palette import altair_scale, group_colors
 from ..association import MergedItems, association_record
-from ..association.robustness import interval_record
+from ..association.robustness import influence_records, interval_record, stability_record
 
 LEVELS = ("sense", "word_average", "word_max")
 LEVEL_TITLES = {
@@ -72,6 +72,35 @@ class SenseAssociationResult:
     """The bootstrap interval of the sense level's d (items resampled within each set), or None."""
     seed: int | None = field(default=None)
     """The study's seed (permutations and bootstrap)."""
+    cosines: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    """The sense level's item-level cosines, (targets X then Y) x A and x B, each the max over the two items'
+    sense pairs: what :meth:`influence` and :meth:`stability` recompute d from (nothing encoded again)."""
+    run_options: dict[str, Any] | None = field(default=None)
+    """The run's ``n_samples``, ``method``, ``alternative`` and ``sampler``."""
+
+    def _as_association(self) -> Any:
+        """The sense level seen as a WEAT result (``max`` variant over :attr:`cosines`) by the robustness code."""
+        from types import SimpleNamespace
+
+        return SimpleNamespace(
+            cosines=self.cosines, run_options=None if self.run_options is None else {**self.run_options,
+                                                                                     "seed": self.seed},
+            core=self.core(), effect_size=self.effect_size, pvalue=self.pvalue, categories=self.categories,
+            items={k: tuple(r.item for r in v) for k, v in self.items.items()}, item_words=None, item_templates=None,
+        )
+
+    def influence(self, *, alpha: float = 0.05, significant: Any = None) -> list[dict[str, Any]]:
+        """Word influence of the sense level: one record per item of each set (a sense key or a lemma), d and p
+        without it, ``flips_sign``, ``flips_significance`` (``p < alpha`` unless ``significant`` is given), as
+        :meth:`AssociationTestResult.influence <embias_widgets.analysis.AssociationTestResult.influence>`."""
+        return influence_records(self._as_association(), alpha=alpha, significant=significant)
+
+    def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
+                  significant: Any = None, correction: str | None = None) -> dict[str, Any]:
+        """Subset stability of the sense level, as :meth:`AssociationTestResult.stability
+        <embias_widgets.analysis.AssociationTestResult.stability>` (subsets of items; the verdict and its rule)."""
+        return stability_record(self._as_association(), k=k, keep=keep, seed=seed, alpha=alpha,
+                                significant=significant, correction=correction)
 
     def interval_record(self) -> dict[str, Any] | None:
         """``{"low", "high", "level", "method"}`` of the sense level's d (None when there is none)."""

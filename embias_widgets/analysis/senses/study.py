@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import AssociationResult, BootstrapInterval, weat
+from ...metrics import AssociationResult, weat
 from ...metrics.association import unit_rows
 from ...metrics.bootstrap import effect_size_interval_from_cosines
 from ...metrics.permutation import first_block_samples
@@ -175,7 +175,7 @@ class SenseAssociationTest:
 
         The sense level's d gets its bootstrap interval at ``level`` (on by default, ``confidence_interval=False``
         leaves it out): ``n_resamples`` resamples of the items of each set, an item's cosine with an attribute
-        item being the max over their sense pairs, as in the test (:func:`_sense_interval`).
+        item being the max over their sense pairs, as in the test (:func:`item_cosines`).
         """
         resolved, item_notes = resolve_sets(
             self.spec, self.model, self._wordnet(), drop_unknown_lemmas=self.drop_unknown_lemmas
@@ -195,10 +195,13 @@ class SenseAssociationTest:
         quick = self._quick_options(n_x + len(resolved["targ2"]), n_x) if provisional else None
         item_sets = [[item_vectors(r) for r in resolved[k]] for k in SET_KEYS]
         sense = sense_weat(*item_sets, rng=self.seed, **(quick or self.options))
+        cosines = item_cosines(item_sets)
         interval = None
         if confidence_interval and sense.result.effect_size is not None:
-            interval = _sense_interval(item_sets, ddof=self.options["ddof"], n_resamples=n_resamples, level=level,
-                                       seed=self.seed)
+            interval = effect_size_interval_from_cosines(
+                *cosines, n_x, variant="max", ddof=self.options["ddof"], n_resamples=n_resamples,
+                confidence_level=level, rng=self.seed,
+            )
         word_items, merged = one_item_per_lemma(resolved)
         (word_average, word_max), twins_quick = self._word_twins(word_items, groups, provisional=provisional)
         quick_levels = (("sense",) if quick else ()) + (("word_average", "word_max") if twins_quick else ())
@@ -227,18 +230,17 @@ class SenseAssociationTest:
             provisional_levels=quick_levels,
             interval=interval,
             seed=self.seed,
+            cosines=cosines,
+            run_options={k: self.options[k] for k in ("n_samples", "method", "alternative", "sampler")},
         )
 
 
-def _sense_interval(item_sets: list[list[np.ndarray]], *, ddof: int, n_resamples: int, level: float,
-                    seed: int | None) -> BootstrapInterval:
-    """Percentile bootstrap interval of the sense level's d: items resampled within each set, the item-level
-    cosine ``max over sense pairs`` (:func:`~embias_widgets.metrics.robustness_groups.max_pair_cosines`) and
-    the ``max`` variant of s, so a replicate's d is :func:`sense_weat`'s on the resampled items."""
+def item_cosines(item_sets: list[list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """The sense test's item-level cosines, (targets X then Y) x A and x B: the max over each pair of items'
+    sense pairs (:func:`~embias_widgets.metrics.robustness_groups.max_pair_cosines`), so that
+    ``s(w) = max_a cos(w, a) - max_b cos(w, b)`` over them is :func:`sense_weat`'s association. The bootstrap
+    interval (items resampled within each set) and the result's influence and stability start from them."""
     X, Y, A, B = ([unit_rows(np.atleast_2d(np.asarray(g, dtype=np.float64))) for g in groups]
                   for groups in item_sets)
     targets = [*X, *Y]
-    return effect_size_interval_from_cosines(
-        max_pair_cosines(targets, A), max_pair_cosines(targets, B), len(X), variant="max", ddof=ddof,
-        n_resamples=n_resamples, confidence_level=level, rng=seed,
-    )
+    return max_pair_cosines(targets, A), max_pair_cosines(targets, B)
