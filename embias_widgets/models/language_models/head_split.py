@@ -280,17 +280,25 @@ def run_last_layer_at(base: Any, layer: LastLayer, ids: Any, rows: Any, position
     n_rows, length, _ = hidden.shape
     heads, size = layer.heads, layer.size
     x = hidden[rows, positions]  # (rows, width)
-    q = layer.query(x).view(n_rows, heads, 1, size)
-    k = layer.key(hidden).view(n_rows, length, heads, size).transpose(1, 2)
-    v = layer.value(hidden).view(n_rows, length, heads, size).transpose(1, 2)
-    scores = torch.matmul(q, k.transpose(2, 3)) * layer.scaling
+    q = layer.query(x)
+    k = layer.key(hidden).view(n_rows, length, heads, size)
+    v = layer.value(hidden).view(n_rows, length, heads, size)
+    exact = hidden.dtype in (torch.float32, torch.float64)  # products summed in the dtype: full precision only
+    if exact:  # one query row per sequence: products and sums, not n_rows x heads GEMMs of one row each
+        scores = (k * q.view(n_rows, 1, heads, size)).sum(-1).transpose(1, 2).unsqueeze(2) * layer.scaling
+    else:
+        scores = torch.matmul(q.view(n_rows, heads, 1, size), k.transpose(1, 2).transpose(2, 3)) * layer.scaling
     if mask is not None:  # additive (float) or boolean, one row per query position or shared
         row_mask = _mask_rows(mask, positions)
         if row_mask.dtype == torch.bool:
             scores = scores.masked_fill(~row_mask, torch.finfo(scores.dtype).min)
         else:
             scores = scores + row_mask
-    context = torch.matmul(torch.softmax(scores, dim=-1), v).reshape(n_rows, heads * size)
+    p = torch.softmax(scores, dim=-1)  # (rows, heads, 1, keys)
+    if exact:
+        context = (p[:, :, 0, :].transpose(1, 2).unsqueeze(-1) * v).sum(1).reshape(n_rows, heads * size)
+    else:
+        context = torch.matmul(p, v.transpose(1, 2)).reshape(n_rows, heads * size)
     a = layer.attention_norm(layer.attention_dense(context) + x)
     return layer.output_norm(layer.output_dense(layer.inner(a)) + a)
 

@@ -312,9 +312,8 @@ class CrossEncoderNli:
         with inference(self.device, self.dtype):  # runtime: no cuDNN attention in half precision
             for batch in iterator:
                 ids, types = rows_of(batch)
-                kwargs: dict[str, Any] = {}
+                kwargs: dict[str, Any] = {}  # no attention mask: a batch of one length has no padding
                 input_ids = _to_device(ids, self.device, cuda)
-                kwargs["attention_mask"] = torch.ones_like(input_ids)
                 if types is not None and uses_types:
                     kwargs["token_type_ids"] = _to_device(types, self.device, cuda)
                 logits = logits_of(input_ids, **kwargs)
