@@ -327,3 +327,45 @@ def test_a_model_that_cannot_be_loaded_fails_its_sections_and_keeps_the_rest(vec
     for s in theirs:
         assert s["reason"].startswith(f"model {str(broken)!r} could not be loaded {reason}"), s["reason"]
     assert f"could not be loaded {reason}" in run.stdout  # the summary says it too
+
+
+def _content(out: Path) -> list:
+    return [(s["method"], s["status"], s["table"], s["significance"], s["notes"]) for s in _report(out)["sections"]]
+
+
+@pytest.mark.parametrize("where", ["in a section", "between the manifest and the section file"])
+def test_a_run_interrupted_anywhere_resumes_to_the_uninterrupted_report(vectors, tmp_path, monkeypatch, where):
+    from embias_widgets.analysis.report import store
+
+    model = _copy(vectors, tmp_path / "vec.txt")
+    stand_in, write = (lambda spec: (_first_number(spec), 0.01)), store.write_atomic
+
+    def interrupt_section(spec):
+        if spec.method == "ripa":
+            raise KeyboardInterrupt
+        return stand_in(spec)
+
+    ripa_writes = []
+
+    def interrupt_write(path, text):  # the second of the two files saving the ripa section writes
+        if path.name.startswith("ripa--") or "ripa--" in str(text):
+            ripa_writes.append(path.name)
+            if len(ripa_writes) == 2:
+                raise KeyboardInterrupt
+        write(path, text)
+
+    monkeypatch.setattr(report_runner, "run_section", stand_in)
+    _ok("--model", model, "--out", str(tmp_path / "whole"))
+    if where == "in a section":
+        monkeypatch.setattr(report_runner, "run_section", interrupt_section)
+    else:
+        monkeypatch.setattr(store, "write_atomic", interrupt_write)
+    run = embias_inprocess("report", "--quick", "--no-progress", "--model", model, "--out", str(tmp_path / "r"))
+    assert run.returncode == 130 and "interrupted" in run.stderr
+    assert not (tmp_path / "r" / "report.json").exists()  # nothing looks complete
+    assert len(ripa_writes) == (2 if where != "in a section" else 0)
+    monkeypatch.setattr(report_runner, "run_section", stand_in)
+    monkeypatch.setattr(store, "write_atomic", write)
+    _ok("--model", model, "--out", str(tmp_path / "r"))  # the lock ended with the interrupted run
+    assert _content(tmp_path / "r") == _content(tmp_path / "whole")
+    assert _report(tmp_path / "r")["provenance"]["options"]["notes"] == []
