@@ -53,3 +53,58 @@ def test_the_installed_extension_is_this_packages_build() -> None:
     if local.is_file():  # a later local build: the installed copy (made at install time) must be the same build
         assert json.loads(local.read_text())["jupyterlab"]["_build"] == built["jupyterlab"]["_build"], (
             f"{found[0]} is an older build than {local.parent}: run `pip install -e .` again")
+
+
+def _npm_installs(command: str) -> list[str]:
+    """The ``npm ... install`` steps of a shell command line."""
+    return [step.strip() for step in command.split("&&") if step.split()[:1] == ["npm"] and " install" in step]
+
+
+def test_builds_never_rewrite_the_tracked_lock_files() -> None:
+    """Issue 31, item 18: ``pip install .`` rewrote labextension/package-lock.json (the hook's ``npm install``
+    saves a lock in the running npm's own layout). Every npm install of the build runs with ``--no-save``,
+    which installs what the lock says and writes neither package.json nor the lock."""
+    hook = PYPROJECT["tool"]["hatch"]["build"]["hooks"]["jupyter-builder"]
+    scripts = json.loads((ROOT / "package.json").read_text())["scripts"]
+    for kwargs in ("build-kwargs", "editable-build-kwargs"):
+        npm = hook[kwargs]["npm"]
+        assert "--no-save" in (npm if isinstance(npm, list) else npm.split()), npm  # the hook's own `npm install`
+        installs = _npm_installs(scripts[hook[kwargs]["build_cmd"]])
+        assert installs and all("--no-save" in step or " ci" in step for step in installs), installs
+
+
+def test_no_save_leaves_a_lock_that_plain_npm_install_rewrites(tmp_path: Path) -> None:
+    """What the flag does, with this machine's npm on a project without dependencies (no network): a lock
+    lacking a field this npm writes is rewritten by a plain ``npm install`` and left alone with ``--no-save``."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed: the build hook cannot run here either")
+    (tmp_path / "package.json").write_text('{"name": "x", "version": "1.0.0", "license": "MIT", "private": true}\n')
+    lock = '{\n  "name": "x",\n  "version": "1.0.0",\n  "lockfileVersion": 3,\n  "requires": true,\n  "packages": {\n' \
+           '    "": {\n      "name": "x",\n      "version": "1.0.0"\n    }\n  }\n}\n'  # no "license": stale
+    for args, rewritten in (([npm, "--no-save", "install"], False), ([npm, "install"], True)):
+        (tmp_path / "package-lock.json").write_text(lock)
+        subprocess.run([*args, "--offline", "--no-audit", "--no-fund"], cwd=tmp_path, check=True,
+                       capture_output=True, timeout=120)
+        assert ((tmp_path / "package-lock.json").read_text() != lock) is rewritten, args
+
+
+def test_the_readmes_outputs_are_ignored_by_git() -> None:
+    """``embias report``'s default folder, the docs build and the front-end builds leave ``git status`` clean."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        import pytest
+
+        pytest.skip("not a git checkout")
+    paths = ["embias-report/report.html", "embias-report/sections/weat.json", "docs/_build/html/index.html",
+             "embias_widgets/static/word_set_editor.js", "embias_widgets/labextension/package.json",
+             "build/lib/x.py", "embias_widgets.egg-info/PKG-INFO", "test-results/a.png"]
+    out = subprocess.run(["git", "check-ignore", "--no-index", *paths], cwd=ROOT, capture_output=True, text=True)
+    assert out.stdout.split() == paths, out.stdout

@@ -37,7 +37,9 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_first_job(tmp_path: Path) -
     pytest.importorskip("build", reason="the test extra has build and twine: pip install -e '.[test]'")
     dist = tmp_path / "dist"
     # sdist and wheel each straight from the source tree (the wheel's hook builds the front end with npm here)
+    locks = {p: p.read_bytes() for p in (ROOT / "package-lock.json", ROOT / "labextension" / "package-lock.json")}
     _run(f"{sys.executable} -m build --sdist --wheel --outdir {dist} .", ROOT, dict(os.environ), timeout=600)
+    assert {p: p.read_bytes() for p in locks} == locks  # npm --no-save: the build leaves the tracked locks alone
     sdist, wheel = sorted(dist.glob("*.tar.gz")), sorted(dist.glob("*.whl"))
     assert len(sdist) == 1 and len(wheel) == 1, list(dist.iterdir())
     _run(f"{sys.executable} -m twine check --strict {dist}/*", ROOT, dict(os.environ))
