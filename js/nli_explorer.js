@@ -153,6 +153,8 @@ function render({ model, el }) {
   const scoresBox = h("div", { className: "nle-scores embias-result" });
 
   const labelSel = select("heatmap", LABELS.map((l) => [l, `mean P(${l})`]), model.get("label"), (v) => send(model, "label", v), { className: "nle-label" });
+  const templateSel = select("template", [["", "mean over templates"]], model.get("template"), (v) => send(model, "template", v), { className: "nle-template", title: "the heatmap of one template alone, or the mean over the templates scored" });
+  const templateLine = h("div", { className: "nle-hint nle-template-line embias-result" });
   const heat = h("div", { className: "nle-heat embias-result" });
   const legend = h("div", { className: "nle-legend", attrs: { "aria-label": "colour scale" } });
   const cellBox = h("div", { className: "nle-cell embias-result" });
@@ -176,7 +178,7 @@ function render({ model, el }) {
   el.append(
     bar, help.panel, words.node, errors.node, demo, sizeLine, h("div", { className: "nle-progress-row" }, progressBar, progressText),
     h("div", { className: "nle-section" }, h("div", { className: "nle-title", text: "Neutrality (1 = every pair neutral)" }), scoresBox),
-    h("div", { className: "nle-section" }, h("div", { className: "nle-title" }, "Word pairs ", labelSel.label), legend, h("div", { className: "nle-heat-and-cell" }, heat, cellBox)),
+    h("div", { className: "nle-section" }, h("div", { className: "nle-title" }, "Word pairs ", labelSel.label, templateSel.label), templateLine, legend, h("div", { className: "nle-heat-and-cell" }, heat, cellBox)),
     h("div", { className: "nle-section nle-typed" }, h("div", { className: "nle-title", text: "Try your own pair" }), premiseIn, hypothesisIn, typedOut),
     h("div", { className: "nle-section" }, topBox),
     figureSource,
@@ -188,6 +190,16 @@ function render({ model, el }) {
     nWords.value = model.get("n_premise_words");
     nTemplates.value = model.get("n_templates");
     labelSel.setOptions(LABELS.map((l) => [l, `mean P(${l})`]), model.get("label"));
+    drawTemplates();
+  }
+
+  function drawTemplates() { // per template NN (Python's NliProbeResult.templates()); the picker lists them
+    const t = model.get("templates") || {};
+    const rows = t.rows || [];
+    templateSel.setOptions([["", "mean over templates"], ...rows.map((r) => [r.template, `${r.template} (NN ${fmt(r.net_neutral)})`])], (model.get("heatmap") || {}).template || "");
+    templateLine.textContent = rows.length > 1
+      ? `NN per template: most neutral "${t.most_neutral.template}" ${fmt(t.most_neutral.net_neutral)}, least neutral "${t.least_neutral.template}" ${fmt(t.least_neutral.net_neutral)} (spread ${fmt(t.spread)}, over ${rows.length} templates)`
+      : "";
   }
 
   function drawSize() {
@@ -237,7 +249,7 @@ function render({ model, el }) {
         const td = h("td", {
           className: `nle-heat-cell${v === null ? " nle-pending" : ""}${picked ? " nle-picked" : ""}`,
           text: v === null ? "" : fmt(v, 2),
-          title: v === null ? `${p} / ${w}: not scored yet` : `${p} / ${w}: mean P(${hm.label}) ${fmt(v)}`,
+          title: v === null ? `${p} / ${w}: not scored yet` : `${p} / ${w}: ${hm.template ? `P(${hm.label}) under "${hm.template}"` : `mean P(${hm.label})`} ${fmt(v)}`,
           dataset: { premise: p, hypothesis: w },
           attrs: { tabindex: "0", role: "gridcell" },
         });
@@ -309,6 +321,7 @@ function render({ model, el }) {
     listen(model, ["progress"], drawProgress),
     listen(model, ["scores"], drawScores),
     listen(model, ["heatmap", "cell"], drawHeat),
+    listen(model, ["templates", "heatmap"], drawTemplates),
     listen(model, ["cell", "cell_pairs"], drawCell),
     listen(model, ["typed"], drawTyped),
     listen(model, ["top"], drawTop),

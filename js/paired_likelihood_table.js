@@ -8,6 +8,7 @@
 import "./paired_likelihood_table.css";
 import { h, listen, s } from "./lib/dom.js";
 import { downloadText, exportButtons, fileStem } from "./lib/export.js";
+import { formatInterval } from "./lib/format.js";
 import { createHistory } from "./lib/history.js";
 import { metricName, replacePair, withGroupHeadings } from "./lib/likelihood.js";
 import { createChoices, fillChoices, rowsCSV } from "./lib/likelihood_controls.js";
@@ -57,8 +58,8 @@ function exportsFor(model, summarySvg) {
       return {
         title: `${metricName(model.get("metric"))} bias score on ${name() || "model"}`,
         subtitle: `${summary.metric_label || ""}. ${summary.convention_label || ""}`.trim(),
-        lines: [scored ? `bias score ${Number(summary.score).toFixed(2)} (${summary.group || "all pairs"}, N = ${summary.n} pairs; ${summary.reference ?? 50} = unbiased)` : "no scored pairs",
-          ...(summary.groups || []).map((g) => `${g.name}: ${Number(g.score).toFixed(2)} (N = ${g.n})`)],
+        lines: [scored ? `bias score ${Number(summary.score).toFixed(2)} ${formatInterval(summary.score_interval)} (${summary.group || "all pairs"}, N = ${summary.n} pairs; ${summary.reference ?? 50} = unbiased)` : "no scored pairs",
+          ...(summary.groups || []).map((g) => `${g.name}: ${Number(g.score).toFixed(2)} ${formatInterval(g.score_interval)} (N = ${g.n})`)],
         legend: [["prefers the more stereotypical sentence", "plt-bar-stereo"], ["prefers the less stereotypical sentence", "plt-bar-anti"]],
       };
     },

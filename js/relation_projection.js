@@ -176,6 +176,10 @@ function groupsEditor(model, commit) {
 }
 
 // -- the plot ------------------------------------------------------------------
+// a point's RIPA interval over the relation pairs (both bounds finite), and every value the axis must hold
+const hasInterval = (p) => Number.isFinite(p.low) && Number.isFinite(p.high);
+const axisValues = (points) => points.flatMap((p) => (hasInterval(p) ? [p.ripa, p.low, p.high] : [p.ripa]));
+
 function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
   const order = [...new Set(points.map((p) => p.group))];
   const axisLines = wrapWords(axisLabel, WIDTH - 8); // a narrow plot wraps its axis label at words
@@ -216,6 +220,7 @@ function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
     members.forEach((p, i) => {
       const cx = x(p.ripa);
       const { lane, shown } = placed[i];
+      if (hasInterval(p)) svg.append(s("line", { x1: x(p.low).toFixed(2), x2: x(p.high).toFixed(2), y1: y, y2: y, class: "erp-whisker", "data-word": p.word, "data-low": String(p.low), "data-high": String(p.high) }));
       const dot = s("circle", {
         cx: cx.toFixed(2),
         cy: y,
@@ -227,7 +232,8 @@ function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
         "data-ripa": String(p.ripa),
         "data-label-lane": String(lane),
       });
-      dot.append(s("title", {}, `${p.word} (${group}): RIPA ${signed(p.ripa, 3)}`));
+      const range = hasInterval(p) ? ` [${signed(p.low, 3)}, ${signed(p.high, 3)}]` : "";
+      dot.append(s("title", {}, `${p.word} (${group}): RIPA ${signed(p.ripa, 3)}${range}`));
       dot.addEventListener("mouseenter", () => {
         hover.textContent = `${p.word}  ${signed(p.ripa, 3)}`;
         hover.setAttribute("x", cx.toFixed(2));
@@ -313,8 +319,8 @@ function render({ model, el }) {
     }),
     csv: () =>
       toCSV(
-        ["model", "group", "word", "ripa"],
-        (model.get("points") || []).map((p) => [model.get("model_name"), p.group, p.word, p.ripa]),
+        ["model", "group", "word", "ripa", "ripa_low", "ripa_high"],
+        (model.get("points") || []).map((p) => [model.get("model_name"), p.group, p.word, p.ripa, p.low ?? "", p.high ?? ""]),
       ),
     svgs: () => [svg],
   });
@@ -351,9 +357,12 @@ function render({ model, el }) {
       }),
       h("span", { className: "erp-legend-pairs", text: pairWords(colors) }),
       h("span", { text: "x: RIPA(w) = ⟨w, b⟩; hover a dot for its value" }),
+      points.some(hasInterval)
+        ? h("span", { className: "erp-legend-whisker", text: "line through a dot: its 95% bootstrap interval over the relation pairs (b recomputed each time)" })
+        : null,
     );
     legend.hidden = points.length === 0;
-    if (points.length) axis = keptAxis(points.map((p) => p.ripa), axis, { keep: Boolean(model.get("keep_axis")) });
+    if (points.length) axis = keptAxis(axisValues(points), axis, { keep: Boolean(model.get("keep_axis")) });
     const domain = points.length ? axis.domain : null;
     drawPlot(svg, points, domain, axis?.ticks ?? [], model.get("axis_label") || "", colors);
     el.dataset.points = String(points.length);

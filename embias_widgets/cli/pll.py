@@ -1,7 +1,7 @@
 """``embias pll``: likelihood bias tests for masked and causal LMs (CrowS-Pairs, StereoSet, SSSB).
 
     embias pll --model NAME_OR_PATH --pairs FILE [--format table|json] [--metric cps|pll|pll-word-l2r|aul|aula]
-               [--limit N] [--level L] [--format-in crows|stereoset|sssb] [--convention crows|zhou] [--threads N]
+               [--limit N] [--level L] [--format-in crows|stereoset|sssb|pairs] [--convention crows|zhou] [--threads N]
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ def add_pll(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", required=True, metavar="NAME_OR_PATH",
                    help="registered name (embias-demo-mlm), hub name or local model directory")
     p.add_argument("--pairs", required=True, metavar="FILE",
-                   help="CrowS-Pairs .csv (path or URL), StereoSet .json/.jsonl, or SSSB .txt")
-    p.add_argument("--format-in", choices=("crows", "stereoset", "sssb"), default=None,
+                   help="CrowS-Pairs .csv (path or URL), StereoSet .json/.jsonl, SSSB .txt, or the likelihood "
+                   "table's \"Pairs JSON\" export (a .json array)")
+    p.add_argument("--format-in", choices=("crows", "stereoset", "sssb", "pairs"), default=None,
                    help="format of FILE (default: from its extension)")
     from ..models.language_models.scoring import MASKED_METRICS
 
@@ -67,15 +68,19 @@ def _run_pll(args: argparse.Namespace, out: Any) -> int:
 
 def _score_pairs(args: argparse.Namespace, out: Any) -> int:
     from ..analysis.likelihood import PairedLikelihood
+    from ..analysis.likelihood.pair_input import is_pairs_json, read_pairs_json
     from ..metrics.score_intervals import check_level
     from ..stimuli.pairs import guess_format, read_pairs
 
     check_level(args.level)  # before any scoring
     fmt = args.format_in or guess_format(args.pairs)
-    try:
-        pairs = read_pairs(args.pairs, format_in=fmt, limit=args.limit, cache_dir=args.cache_dir)
-    except ConnectionError as err:
-        raise ValueError(str(err)) from None
+    if fmt == "pairs" or (fmt == "stereoset" and not args.format_in and is_pairs_json(args.pairs)):
+        fmt, pairs = "pairs", read_pairs_json(args.pairs, limit=args.limit)  # the table's "Pairs JSON" export
+    else:
+        try:
+            pairs = read_pairs(args.pairs, format_in=fmt, limit=args.limit, cache_dir=args.cache_dir)
+        except ConnectionError as err:
+            raise ValueError(str(err)) from None
     metric = args.metric or ("aul" if fmt == "sssb" else "cps")
     study = PairedLikelihood(pairs, model=args.model, metric=metric, convention=args.convention,
                              decimals=_decimals(args.decimals), token_budget=args.token_budget,

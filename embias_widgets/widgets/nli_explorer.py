@@ -1,18 +1,14 @@
 """``NliExplorer``: run an NLI bias probe (Dev et al. 2020) on a subset and look inside it.
 
 Pick a probe and a model, the premise words (type or pick them, or take a seeded random sample of
-``n_premise_words``) and how many templates to score; the widget runs
-:class:`~embias_widgets.analysis.nli.NliProbe` one premise word per chunk and draws the partial result
-after every chunk. Run from the front end scores in a background thread, so the kernel stays responsive
-and "Stop" (``stop_requests``) ends the run after the chunk in progress, keeping what was scored: Net Neutral, Fraction
-Neutral and Threshold:tau at both levels (sentence pairs and word pairs), a
-heatmap of the mean P(label) of every (premise word, hypothesis word), the top
-sentence pairs by entailment and by contradiction. Click a cell: its sentence
-pairs with their (e, n, c). Type a premise and a hypothesis: the model's three
-probabilities. Every number comes from the analysis (:mod:`embias_widgets.analysis.nli`: the result's
-scores, heatmap grid, top pairs and cell pairs); ``js/nli_explorer.js`` only draws.
+``n_premise_words``) and how many templates to score; the widget runs :class:`~embias_widgets.analysis.nli.NliProbe`
+one premise word per chunk and draws the partial result after every chunk, in a background thread ("Stop" ends
+the run after the chunk in progress, keeping what was scored): NN, FN and T:tau at both levels,
+a heatmap of the mean P(label) of every (premise word, hypothesis word) (or of one template alone), NN and FN per
+template, the top sentence pairs by entailment and by contradiction. Click a cell: its sentence pairs with their
+(e, n, c). Type a premise and a hypothesis: the model's three probabilities. Every number comes from the analysis
+(:mod:`embias_widgets.analysis.nli`); ``js/nli_explorer.js`` only draws.
 """
-
 from __future__ import annotations
 
 import threading
@@ -30,10 +26,10 @@ from ..analysis.nli import (
     ProbeSubset,
     available_nli_models,
     available_probes,
-    heatmap_grid,
     load_nli_model,
     score_pair,
 )
+from ..analysis.nli.result import heatmap_view
 from ..analysis.nli.subset import check_premise_words, unknown_premise_words
 from ._base import EmbiasWidget, bundle
 
@@ -91,6 +87,10 @@ class NliExplorer(EmbiasWidget):
     n_templates = traitlets.Int(12).tag(sync=True)
     label = traitlets.Unicode("neutral").tag(sync=True)
     """Which mean probability the heatmap shows: entailment, neutral or contradiction."""
+    template = traitlets.Unicode("").tag(sync=True)
+    """The heatmap shows this template alone ("VERB a/an OBJECT"); "" = the mean over the templates scored."""
+    templates = traitlets.Dict().tag(sync=True)
+    """NN and FN per template, most/least neutral named (``NliProbeResult.templates()``); ``{}`` before a run."""
     run_requests = traitlets.Int(0).tag(sync=True)
     """The front end's "Run" button increments this."""
 
@@ -203,6 +203,14 @@ class NliExplorer(EmbiasWidget):
             raise traitlets.TraitError(f"{name} must be at least 1, got {value}")
         return value
 
+    @traitlets.validate("template")
+    def _valid_template(self, proposal: dict) -> str:
+        names = [r["template"] for r in self.templates.get("rows", [])]
+        if proposal["value"] and names and proposal["value"] not in names:
+            raise traitlets.TraitError(f"template {proposal['value']!r} is not one of this run's {len(names)} "
+                                       "templates: pick one from the list, or '' for the mean over all")
+        return proposal["value"]
+
     @traitlets.validate("label")
     def _valid_label(self, proposal: dict) -> str:
         if proposal["value"] not in LABELS:
@@ -230,14 +238,12 @@ class NliExplorer(EmbiasWidget):
             self.stale = self.result is not None  # the numbers drawn are of the previous subset until run()
             self._describe()
 
-    @traitlets.observe("run_requests")
-    def _run_requested(self, change: dict) -> None:
-        if self._ready:
+    @traitlets.observe("run_requests", "stop_requests")
+    def _button_pressed(self, change: dict) -> None:
+        if change["name"] == "stop_requests":
+            self.stop()
+        elif self._ready:
             self.start()
-
-    @traitlets.observe("stop_requests")
-    def _stop_requested(self, change: dict) -> None:
-        self.stop()
 
     def start(self) -> threading.Thread | None:
         """Run in a background thread (what the front end's "Run" does): the kernel stays free to take
@@ -249,8 +255,7 @@ class NliExplorer(EmbiasWidget):
         return self._thread
 
     def stop(self) -> None:
-        """End a running probe after the chunk in progress; the partial result stays drawn (``progress``
-        says ``stopped``)."""
+        """End a running probe after the chunk in progress; the partial result stays drawn (``stopped``)."""
         if self._lock.locked():
             self._stop_asked = time.perf_counter()
             if self._probe is not None:
@@ -289,13 +294,12 @@ class NliExplorer(EmbiasWidget):
             return None
         with self.hold_sync():
             self.busy = True
+            self.stale = False  # the previous numbers are cleared below: nothing stale is on screen while it scores
             self.error = ""
-            self.cell = []
-            self.cell_pairs = []
+            self.cell, self.cell_pairs = [], []
             self.progress = {"n_scored": 0, "n_pairs": len(source), "seconds": 0.0, "done": False, "stopped": False}
+            self.scores, self.top, self.templates = {}, {}, {}  # the template picked stays (if the run has it)
             self.heatmap = self._heatmap_of(None, source)
-            self.scores = {}
-            self.top = {}
         try:
             classifier = self.classifier
             chunk = len(source.hypothesis_words) * len(source.templates)  # one premise word per chunk
@@ -333,17 +337,16 @@ class NliExplorer(EmbiasWidget):
             scores = result.scores()
             self.scores = {"pairs": scores.pairs.to_dict(), "word_pairs": scores.word_pairs.to_dict(),
                            "notes": dict(LEVEL_NOTES)}
+            self.templates = result.templates() if result.n_scored else {}
             self.heatmap = self._heatmap_of(result, source)
             self.top = {by: result.top_records(by) for by in ("entailment", "contradiction")}
             if self.cell:
                 self._fill_cell()
 
     def _heatmap_of(self, result: NliProbeResult | None, source: Any) -> dict[str, Any]:
-        premise_words, hypothesis_words = list(source.premise_words), list(source.hypothesis_words)
-        return {"premise_words": premise_words, "hypothesis_words": hypothesis_words, "label": self.label,
-                "values": heatmap_grid(result, self.label, premise_words, hypothesis_words)}
+        return heatmap_view(result, self.label, self.template, source.premise_words, source.hypothesis_words)
 
-    @traitlets.observe("label")
+    @traitlets.observe("label", "template")
     def _label_changed(self, change: dict) -> None:
         if self._source is not None and self.result is not None:
             self.heatmap = self._heatmap_of(self.result, self.result.source)

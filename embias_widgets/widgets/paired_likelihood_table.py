@@ -127,10 +127,11 @@ class PairedLikelihoodTable(EmbiasWidget):
             bad = [
                 k
                 for k in ("stereo", "anti", "bias_type", "sense_key", "direction")
-                if record.get(k) is not None and not isinstance(record[k], str)
+                if k in record and not isinstance(record[k], str)
             ]
-            if bad:
-                raise traitlets.TraitError(f"pairs[{i}][{bad[0]!r}] = {record[bad[0]]!r} is not text: type it as text")
+            if bad:  # null is not a sentence either: it would be scored as the text "None"
+                value = "null" if record[bad[0]] is None else repr(record[bad[0]])
+                raise traitlets.TraitError(f"pairs[{i}][{bad[0]!r}] = {value} is not text: type it as text")
         return proposal["value"]
 
     @traitlets.observe("pairs", "metric", "convention")

@@ -24,6 +24,11 @@ from ..analysis.relation import (
 from ._base import EmbiasWidget, bundle
 
 
+def _shown(value: Any) -> str:
+    """A refused value as the front end sent it (``null``, not Python's ``None``)."""
+    return "null" if value is None else repr(value)
+
+
 class RelationProjectionWidget(EmbiasWidget):
     """A pairs editor and a live plot of words along the relation axis.
 
@@ -88,7 +93,12 @@ class RelationProjectionWidget(EmbiasWidget):
                 raise traitlets.TraitError(
                     f"pairs[{i}] = {pair!r}: each pair must be [first, second], e.g. ['she', 'he']"
                 )
-            out.append([str(pair[0]), str(pair[1])])
+            for side, word in zip(("first", "second"), pair, strict=True):
+                if not isinstance(word, str):  # null or a number is not a word: never look up "None"
+                    raise traitlets.TraitError(
+                        f"pairs[{i}] {side} word is {_shown(word)}, not text: type a word (or leave it empty)"
+                    )
+            out.append([pair[0], pair[1]])
         return out
 
     @traitlets.validate("groups")
@@ -97,7 +107,12 @@ class RelationProjectionWidget(EmbiasWidget):
         for group, words in proposal["value"].items():
             if isinstance(words, str) or not isinstance(words, Sequence):
                 raise traitlets.TraitError(f"groups[{group!r}] must be a list of words, got {words!r}")
-            out[str(group)] = [str(w) for w in words]
+            bad = next((w for w in words if not isinstance(w, str)), "")
+            if bad != "":
+                raise traitlets.TraitError(
+                    f"groups[{group!r}] holds {_shown(bad)}, not text: type each word as text"
+                )
+            out[str(group)] = list(words)
         return out
 
     @traitlets.observe("pairs", "groups")

@@ -1,6 +1,7 @@
 // The paired-likelihood table's summary: the bias score bar with its unbiased reference line, one small bar
 // per group, and the shade legend. Every number comes from Python (the `summary` trait); here it is drawn.
 import { h, s } from "./dom.js";
+import { formatInterval, formatP } from "./format.js";
 import { heatColor, metricName } from "./likelihood.js";
 import { linear } from "./scale.js";
 
@@ -39,22 +40,55 @@ export function drawSummary(svg, text, summary, width = BAR_WIDTH) {
   const score = summary.score;
   const scored = score !== null && score !== undefined;
   if (scored) svg.append(scoreBar(x, ref, score, { y: 10, height: 14 }));
+  const iv = scored ? summary.score_interval : null;
+  if (iv) svg.append(whisker(x, iv, 17, 8, "plt-whisker"));
   svg.append(
     s("line", { x1: x(ref), x2: x(ref), y1: 2, y2: 32, class: "plt-reference", "data-reference": String(ref) }),
   );
   const who = summary.group || "all pairs";
   text.textContent = !scored
     ? `${who}: no scored pairs`
-    : `${metricName(summary.metric)} bias score (${who}): ${Number(score).toFixed(2)}  ` +
-      `[${summary.n_stereo_preferred} of ${summary.n} pair${summary.n === 1 ? " prefers" : "s prefer"} the more stereotypical sentence; ` +
-      `${summary.convention} convention, ${ref} = unbiased]`;
+    : `${metricName(summary.metric)} bias score (${who}): ${Number(score).toFixed(2)} ` +
+      `${intervalText(iv, summary.p_value)}  ` +
+      `[${summary.n_stereo_preferred} of ${summary.n} pair${summary.n === 1 ? " prefers" : "s prefer"} the more stereotypical sentence` +
+      `${summary.n_ties ? ` (${summary.n_ties} tie${summary.n_ties === 1 ? "" : "s"} counted in N, not as stereotypical)` : ""}; ` +
+      `${summary.convention} convention, ${ref} = unbiased]` + stereosetText(summary.stereoset);
+  text.title = iv ? `${iv.method}. p: ${summary.p_value_method || ""}` : "";
 }
 
-function groupBar(x, ref, score) {
+/** An interval's whisker: a line from low to high with end caps, centred on `y` (`cap` px tall). */
+function whisker(x, iv, y, cap, cls) {
+  const a = x(iv.low).toFixed(2);
+  const b = x(iv.high).toFixed(2);
+  const g = s("g", { class: cls, "data-low": String(iv.low), "data-high": String(iv.high) });
+  g.append(
+    s("line", { x1: a, x2: b, y1: y, y2: y }),
+    s("line", { x1: a, x2: a, y1: y - cap / 2, y2: y + cap / 2 }),
+    s("line", { x1: b, x2: b, y1: y - cap / 2, y2: y + cap / 2 }),
+  );
+  return g;
+}
+
+/** "95% interval [low, high], p = ... vs the unbiased value" (or nothing without an interval). */
+function intervalText(iv, p) {
+  if (!iv) return "";
+  const pText = p === null || p === undefined ? "" : `, binomial p ${formatP(p)}`;
+  return `(${Math.round(iv.level * 100)}% Wilson interval ${formatInterval(iv)}${pText})`;
+}
+
+/** StereoSet's SS, LMS and ICAT with their item bootstrap intervals, when the pairs have unrelated options. */
+function stereosetText(st) {
+  if (!st) return "";
+  const part = (k) => `${k.toUpperCase()} ${Number(st[k]).toFixed(2)} ${formatInterval(st[`${k}_interval`])}`;
+  return `; StereoSet ${["ss", "lms", "icat"].map(part).join(", ")} (item bootstrap)`;
+}
+
+function groupBar(x, ref, score, iv) {
   const svg = s("svg", { width: GROUP_BAR, height: 14, class: "plt-group-bar" });
   svg.append(
     s("rect", { x: 2, y: 2, width: GROUP_BAR - 4, height: 10, class: "plt-track" }),
     scoreBar(x, ref, score, { y: 3, height: 8 }),
+    ...(iv ? [whisker(x, iv, 7, 6, "plt-whisker")] : []),
     s("line", { x1: x(ref), x2: x(ref), y1: 0, y2: 14, class: "plt-reference" }),
   );
   return svg;
@@ -66,7 +100,8 @@ function groupText(g) {
       ? ""
       : `; mean sentence score stereo ${Number(g.mean_stereo).toFixed(3)} (${g.n_stereo_sentences}) ` +
         `vs anti ${Number(g.mean_anti).toFixed(3)} (${g.n_anti_sentences})`;
-  return `${Number(g.score).toFixed(2)} (${g.n_stereo_preferred}/${g.n} pair${g.n === 1 ? "" : "s"})${means}`;
+  const iv = g.score_interval ? ` ${formatInterval(g.score_interval)}, p ${formatP(g.p_value)}` : "";
+  return `${Number(g.score).toFixed(2)}${iv} (${g.n_stereo_preferred}/${g.n} pair${g.n === 1 ? "" : "s"})${means}`;
 }
 
 function groupLine(g, x, ref, bySense) {
@@ -78,7 +113,7 @@ function groupLine(g, x, ref, bySense) {
       "span",
       { className: "plt-group-head" },
       h("span", { className: bySense ? "plt-group-name plt-sense-key" : "plt-group-name", text: g.name, title: g.name }),
-      groupBar(x, ref, g.score),
+      groupBar(x, ref, g.score, g.score_interval),
     ),
     h("span", { className: "plt-group-score", text: groupText(g) }),
     g.gloss ? h("span", { className: "plt-group-gloss", text: g.gloss }) : null,

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...metrics.likelihood import pair_bias_score
+from ...metrics.likelihood import CONVENTIONS, pair_bias_score
+from ...metrics.likelihood.pair_intervals import pair_score_test
 from .rows import PairRow
 from .senses import sense_note
 
@@ -53,6 +54,7 @@ def group_scores(
             {
                 "name": name,
                 "score": g.score,
+                **pair_score_test(g.n_stereo_preferred, g.n, reference=CONVENTIONS[convention]),
                 "percent_stereo": g.percent_stereo,
                 "n": g.n,
                 "n_stereo_preferred": g.n_stereo_preferred,

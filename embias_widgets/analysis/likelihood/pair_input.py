@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from ...stimuli.pairs import SentencePair
 
-__all__ = ["as_pair", "as_pairs", "pair_from_record", "pair_record"]
+__all__ = ["as_pair", "as_pairs", "is_pairs_json", "pair_from_record", "pair_record", "read_pairs_json"]
 
 
 def check_pairs(pairs: Any) -> Iterable[Any]:
@@ -60,3 +62,31 @@ def pair_from_record(record: Mapping[str, Any]) -> SentencePair:
         sense_key=str(record.get("sense_key", "") or "").strip(),
         direction=str(record.get("direction", "stereo")).strip() or "stereo",
     )
+
+
+def is_pairs_json(path: str | Path) -> bool:
+    """Whether ``path`` is a local JSON file holding an array: the likelihood table's "Pairs JSON" export
+    (a StereoSet file is an object or JSON Lines)."""
+    p = Path(path)
+    if p.suffix.lower() != ".json" or not p.is_file():
+        return False
+    with open(p, encoding="utf-8") as handle:
+        head = handle.read(4096).lstrip("\ufeff \t\r\n")
+    return head.startswith("[")
+
+
+def read_pairs_json(path: str | Path, *, limit: int | None = None) -> list[SentencePair]:
+    """The pairs of a "Pairs JSON" export (``[{"stereo", "anti", "bias_type"[, "sense_key", "direction"]}]``,
+    :func:`pair_record`'s layout, or CrowS-Pairs names), each checked and named by its position in the file."""
+    text = Path(path).read_text(encoding="utf-8-sig")
+    try:
+        records = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: not JSON ({err.msg} at line {err.lineno}, column {err.colno})") from None
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        raise ValueError(f"{path}: a pairs file is a JSON array of objects "
+                         '({"stereo": ..., "anti": ..., "bias_type": ...}), as the table\'s "Pairs JSON" export')
+    if not records:
+        raise ValueError(f"{path}: the array holds no pair; add at least one")
+    pairs = [SentencePair.from_dict(r, where=f"{path}: pair {i}") for i, r in enumerate(records)]
+    return pairs if limit is None else pairs[:limit]

@@ -10,6 +10,7 @@ from typing import Any
 from ...metrics.likelihood import CONVENTION_LABELS, CONVENTIONS, StereoSetScore, pair_bias_score
 from ...models.language_models.scoring import METRIC_LABELS
 from .groups import GROUPINGS, group_of, group_scores
+from .intervals import group_test, stereoset_record
 from .rows import PairRow, shade_scale
 
 __all__ = ["SORTS", "TableView", "table_view"]
@@ -87,7 +88,7 @@ def table_view(
     }
     summary.update(_score_of(chosen, convention, decimals))
     if stereoset is not None and not bias_type and chosen:
-        summary["stereoset"] = {"ss": stereoset.ss, "lms": stereoset.lms, "icat": stereoset.icat, "n": stereoset.n}
+        summary["stereoset"] = stereoset_record(stereoset, by_type=False)  # with item bootstrap intervals
     return TableView(tuple(order), summary)
 
 
@@ -104,6 +105,7 @@ def _score_of(rows: Sequence[PairRow], convention: str, decimals: int | None) ->
     )
     return {
         "score": bias.score,
+        **group_test(bias, convention),  # score_interval (Wilson), p_value (binomial vs 50), p_value_method
         "percent_stereo": bias.percent_stereo,
         "n": bias.n,
         "n_stereo_preferred": bias.n_stereo_preferred,

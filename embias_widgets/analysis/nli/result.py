@@ -267,3 +267,22 @@ def heatmap_grid(result: NliProbeResult | None, label: str, premise_words: Seque
         if p in row and h in col:
             values[row[p]][col[h]] = float(M[k, j])
     return values
+
+def heatmap_view(result: NliProbeResult | None, label: str, template: str, premise_words: Sequence[str],
+                 hypothesis_words: Sequence[str]) -> dict[str, Any]:
+    """What the NLI explorer's heatmap draws: ``{premise_words, hypothesis_words, label, template, values}``,
+    the mean over templates (``template`` "") or ``template`` alone (:func:`~.templates.template_heatmap`); the mean
+    while no pair of ``template`` is scored yet (``template`` then reads "")."""
+    premise_words, hypothesis_words = list(premise_words), list(hypothesis_words)
+    values = None
+    if template and result is not None and result.n_scored:
+        try:
+            values = templates.template_heatmap(result, template, label, premise_words, hypothesis_words)
+        except ValueError:  # not (yet) among the scored pairs' templates
+            template = ""
+    else:
+        template = ""
+    if values is None:
+        values = heatmap_grid(result, label, premise_words, hypothesis_words)
+    return {"premise_words": premise_words, "hypothesis_words": hypothesis_words, "label": label,
+            "template": template, "values": values}

@@ -113,3 +113,4 @@ def template_heatmap(result: NliProbeResult | None, template: str, label: str, p
     for (i, k), vals in sums.items():
         values[i][k] = float(np.mean(vals))
     return values
+
