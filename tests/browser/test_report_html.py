@@ -1,27 +1,90 @@
-"""``report.html`` in Chromium: opens with every network request blocked, no console error, text contrast at
-least 4.5:1 in light and dark (prefers-color-scheme), user text shown as text."""
+"""``report.html`` and the JupyterLab report viewer in Chromium (issue 30).
+
+report.html opens with every network request blocked, no console error, user text shown as text. At 390, 600,
+1000 and 1400 px in light and dark (prefers-color-scheme; JupyterLab Light and Dark for the viewer), one page load
+(or one resize) per width and theme and one evaluate of its checks: no horizontal page scroll, no text outside
+its box (``conftest.clipped_text``), text contrast at least 4.5:1 including the figures' text, interval whiskers
+and significance marks drawn where the data has them, figure labels at least 11 px, and the viewer's tables
+written exactly as report.html writes them.
+"""
 
 from __future__ import annotations
 
+import json
+import shutil
+
+import nbformat
 import pytest
 
-from .conftest import check_contrast
+from .conftest import (
+    check_contrast,
+    clipped_text,
+    lab_cmd,
+    open_notebook,
+    screenshot_widgets,
+    set_left_area,
+    set_theme,
+)
 
 pytestmark = pytest.mark.browser
 
+WIDTHS = [390, 600, 1000, 1400]
+SCHEMES = ["light", "dark"]
+TITLE = "<script>alert(1)</script> audit"
+
+# every check of one page state in one evaluate: page width, whiskers and marks against the data, label sizes,
+# and the table cells as text (for comparing the two surfaces)
+_CHECKS = r"""
+(root) => {
+  const top = document.querySelector(root);
+  const svgs = [...top.querySelectorAll('svg')];
+  const fonts = [];
+  for (const svg of svgs) {
+    const box = svg.getBoundingClientRect();
+    const scale = box.width / (svg.viewBox.baseVal?.width || box.width);
+    for (const t of svg.querySelectorAll('text')) fonts.push(parseFloat(getComputedStyle(t).fontSize) * scale);
+  }
+  const weat = [...top.querySelectorAll('details')]
+    .find((d) => d.querySelector('summary').textContent.startsWith('WEAT'));
+  const table = weat.querySelector('table');
+  const head = [...table.querySelectorAll('th')].map((th) => th.textContent);
+  const sigCol = head.indexOf('significant'), ivCol = head.findIndex((h) => h.endsWith('interval'));
+  const rows = [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((td) => td.textContent));
+  return {
+    pageWidth: document.documentElement.scrollWidth, viewport: window.innerWidth,
+    rootOverflow: top.scrollWidth - top.clientWidth,
+    whiskers: weat.querySelectorAll('.whiskers_marks line').length,
+    withInterval: ivCol < 0 ? 0 : rows.filter((r) => r[ivCol].startsWith('[')).length,
+    marks: weat.querySelectorAll('.sigmarks_marks text, .sigmarks_neg_marks text').length,
+    significant: rows.filter((r) => r[sigCol] === 'yes').length,
+    legend: [...weat.querySelectorAll('svg text')].some((t) => t.textContent.includes('alpha')),
+    minFont: Math.min(...fonts), nFigures: svgs.length,
+    tables: [...top.querySelectorAll('table')].map((t) => [...t.querySelectorAll('td')].map((td) => td.textContent)),
+  };
+}
+"""
+TABLES: dict[str, list] = {}
+
 
 @pytest.fixture(scope="module")
-def report_html(tmp_path_factory):
+def report_dir(tmp_path_factory):
     from embias_widgets.analysis.report import Report
 
     out = tmp_path_factory.mktemp("report")
-    Report(["glove-6b-50d"], out=out, quick=True, progress=False, title="<script>alert(1)</script> audit").run()
-    return out / "report.html"
+    Report(["glove-6b-50d"], out=out, quick=True, progress=False, title=TITLE).run()
+    return out
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_report_html_offline_no_errors_contrast(browser, report_html, scheme):
-    ctx = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme=scheme)
+def _assert_checks(got: dict, label: str) -> None:
+    assert got["pageWidth"] <= got["viewport"], f"{label}: the page scrolls sideways ({got['pageWidth']} px)"
+    assert got["withInterval"] > 0 and got["whiskers"] == got["withInterval"], label  # one whisker per interval
+    assert got["significant"] > 0 and got["marks"] == got["significant"] and got["legend"], label
+    assert got["minFont"] >= 11, f"{label}: a figure label is {got['minFont']:.1f} px"
+    assert got["nFigures"] == 3, label
+
+
+def test_report_html_offline_no_errors_text_only(browser, report_dir):
+    ctx = browser.new_context(viewport={"width": 1200, "height": 900})
     requested, errors = [], []
 
     def block(route):
@@ -32,13 +95,73 @@ def test_report_html_offline_no_errors_contrast(browser, report_html, scheme):
     page = ctx.new_page()
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(report_html.as_uri())
+    page.goto((report_dir / "report.html").as_uri())
     page.wait_for_load_state("load")
     assert requested == [] and errors == []
-    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
     assert page.locator("h1").inner_text().startswith("<script>alert(1)</script>")  # text, not markup
-    assert page.locator("script").count() == 0
+    assert page.locator("script").count() == 0 and page.locator("h1 bdi").count() == 1
     assert page.locator("details").count() == 3
-    assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
-    check_contrast(page, "body", "report.html", scheme)
+    assert page.locator("h2").first.inner_text() == "Findings"
     ctx.close()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_report_html_at_every_width(browser, report_dir, width, scheme):
+    ctx = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    page = ctx.new_page()
+    page.goto((report_dir / "report.html").as_uri())
+    label = f"report.html {width}px {scheme}"
+    got = page.evaluate(_CHECKS, "body")
+    _assert_checks(got, label)
+    TABLES.setdefault("html", got["tables"])
+    clipped = [c for r in clipped_text(page, "body") for c in r["clipped"]]
+    assert clipped == [], f"{label}: text outside its box: {clipped[:5]}"
+    check_contrast(page, "body", f"report.html {width}px", scheme)
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def viewer_page(browser, lab_server, report_dir, timings):
+    from playwright.sync_api import expect
+
+    folder = lab_server["root"] / "report_view"
+    folder.mkdir(exist_ok=True)
+    shutil.copyfile(report_dir / "report.json", folder / "report.json")
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(
+        "from embias_widgets.analysis.report import ReportResult\n"
+        "ReportResult.load('report_view/report.json')")]
+    nbformat.write(nb, lab_server["root"] / "report_viewer_test.ipynb")
+    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    open_notebook(page, lab_server, "report_viewer_test.ipynb", timings)
+    set_left_area(page, False)  # the output area a notebook gives at each width, the file browser closed
+    lab_cmd(page, "notebook:run-all-cells")
+    expect(page.locator(".embias-report-viewer details")).to_have_count(3, timeout=120_000)
+    yield page
+    ctx.close()
+
+
+@pytest.mark.parametrize("theme", SCHEMES)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_viewer_at_every_width(viewer_page, width, theme):
+    page = viewer_page
+    set_theme(page, theme)
+    page.set_viewport_size({"width": width, "height": 1000})
+    page.wait_for_timeout(500)
+    label = f"viewer {width}px {theme}"
+    got = page.evaluate(_CHECKS, ".embias-report-viewer")
+    _assert_checks(got, label)
+    assert got["rootOverflow"] <= 1, f"{label}: the viewer is wider than its output area"
+    clipped = [c for r in clipped_text(page, ".embias-report-viewer") for c in r["clipped"]]
+    assert clipped == [], f"{label}: text outside its box: {clipped[:5]}"
+    check_contrast(page, ".embias-report-viewer", f"viewer {width}px", theme)
+    if width == 600:
+        screenshot_widgets(page, ".embias-report-viewer", "report-viewer", theme)
+    assert page.errors == []
+    if "html" in TABLES:  # the same report written by both surfaces: every table cell the same text
+        assert got["tables"] == TABLES["html"], json.dumps([got["tables"][:1], TABLES["html"][:1]])[:2000]

@@ -82,16 +82,17 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
 
     models = list(dict.fromkeys(r["model"] for r in rows))
     several = len(models) > 1
+    room = legend_room(rows)
     data = [{**r, "sig": _sig_word(r["significant"]), "ref": ref,
              "end": (r["high"] if r["high"] is not None else r["value"]) if r["value"] >= ref else
              (r["low"] if r["low"] is not None else r["value"])} for r in rows]
     if several:
         color = alt.Color("model:N", title="model", scale=alt.Scale(domain=models, range=list(CATEGORICAL)),
-                          legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=WIDTH - 40))
+                          legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=room - 24))
     elif any(r["group"] for r in rows):
         colours = group_colors(r["group"] for r in rows)
         color = alt.Color("group:N", title="group", scale=alt.Scale(domain=list(colours), range=list(colours.values())),
-                          legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=WIDTH - 40))
+                          legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=room - 24))
     else:
         color = alt.value(CATEGORICAL[0])
     labels = list(dict.fromkeys(r["label"] for r in rows))
@@ -100,7 +101,7 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
               axis=alt.Axis(tickCount=4, labelOverlap="greedy", labelFlush=True, grid=True))
     base = alt.Chart(alt.Data(values=data))
     bars = base.mark_bar(strokeWidth=1).encode(x=x, x2="ref:Q", y=y, color=color, stroke=color,
-                                              opacity=_opacity(data, alpha))
+                                              opacity=_opacity(data, alpha, room))
     layers = [alt.Chart(alt.Data(values=[{"ref": ref}])).mark_rule(color=RULE, strokeWidth=1.5).encode(x="ref:Q"),
               bars.properties(name="bars")]
     if any(r["low"] is not None for r in rows):
@@ -126,8 +127,7 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
                           autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
     spec = spec.configure_axis(labelFontSize=FONT, titleFontSize=FONT, labelColor=INK, titleColor=INK,
                                domainColor=RULE, tickColor=RULE, gridColor="#d9d9d9")
-    spec = spec.configure_legend(labelFontSize=FONT, titleFontSize=FONT, labelColor=INK, titleColor=INK,
-                                 titleLimit=WIDTH - 20)
+    spec = spec.configure_legend(labelFontSize=FONT, titleFontSize=FONT, labelColor=INK, titleColor=INK)
     spec = spec.configure_title(color=INK, subtitleColor=INK).configure_view(stroke=None)
     return spec.to_dict()
 
@@ -136,15 +136,23 @@ def _sig_word(significant: bool | None) -> str | None:
     return None if significant is None else ("* significant" if significant else "not significant")
 
 
-def _opacity(data: list[dict[str, Any]], alpha: float | None) -> Any:
+def legend_room(rows: list[dict[str, Any]]) -> int:
+    """Pixels a bottom legend has: it starts where the plot starts, right of the y labels (at most 120 px of
+    labels, about 7 px a character, and the axis title), so its text is kept to what is left of the width."""
+    labels = min(120, 7 * max(len(r["label"]) for r in rows)) + 30
+    return max(120, WIDTH - labels - 12)
+
+
+def _opacity(data: list[dict[str, Any]], alpha: float | None, room: int) -> Any:
     import altair as alt
 
     if all(r["sig"] is None for r in data):
         return alt.value(0.9)
-    title = ["Holm-Bonferroni over the report's p-values,", f"alpha {alpha:g}" if alpha is not None else ""]
+    words = "Holm-Bonferroni over every p-value of the report" + (f", alpha {alpha:g}" if alpha is not None else "")
+    title = wrap(words, max(12, (room - 10) // 8))
     return alt.Opacity("sig:N", title=title, scale=alt.Scale(domain=["* significant", "not significant"],
                                                                   range=[0.9, PALE]),
-                           legend=alt.Legend(orient="bottom", direction="vertical"))
+                           legend=alt.Legend(orient="bottom", direction="vertical", titleLimit=room))
 
 
 def section_spec(section: dict[str, Any], alpha: float | None = None) -> dict[str, Any] | None:
