@@ -214,3 +214,21 @@ def test_a_word_beyond_the_token_limit_loses_that_context(scorer):
     assert result.contexts_per_word["John"] == 3  # the far sentence's John is cut off, its office too
     assert result.contexts_per_word["office"] == 3
     assert any("2 context(s) left out: the word lay beyond the model's token limit" in n for n in result.notes)
+
+
+def test_studies_of_one_model_share_their_vectors(scorer, monkeypatch):
+    import embias_widgets.models.sentence_encoders.contextual as contextual
+
+    first = ContextualAssociationTest(small_spec(), model=scorer, contexts=SENTENCES)
+    alone = first.vectors()
+    encoded = []
+    real = contextual.word_vectors_in_context
+    monkeypatch.setattr(contextual, "word_vectors_in_context",
+                        lambda model, sentences, spans, **kw: encoded.extend(sentences) or real(model, sentences,
+                                                                                               spans, **kw))
+    second = ContextualAssociationTest(small_spec(attr2=["children"]), model=scorer, contexts=SENTENCES,
+                                       shared=first.shared)
+    vectors = second.vectors()
+    assert encoded == ["Amy stayed home with the children."]  # only the one new (sentence, span)
+    np.testing.assert_array_equal(vectors["John"], alone["John"])
+    assert len(vectors["children"]) == 1 and len(second.shared) == len(first.shared)

@@ -95,13 +95,17 @@ class ContextualAssociationTest:
     missing
         A word without any context is ``"drop"``-ped with a note (default; the authors drop such words), or an
         ``"error"``.
+    shared
+        A dict ``(sentence, span) -> vector`` to reuse vectors across studies of the *same* model and
+        ``subwords`` (the report's CEAT section passes one for all its tests); default: this study's own.
     **model_options
         ``device``, ``dtype``, ... for the model load.
     """
 
     def __init__(self, test: str | Path | AssociationTestSpec = "weat6", *, model: Any = "all-MiniLM-L6-v2",
                  contexts: str | Path | list[str] | tuple[str, ...] = "templates", case_sensitive: bool = True,
-                 subwords: str = "mean", missing: str = "drop", **model_options: Any) -> None:
+                 subwords: str = "mean", missing: str = "drop", shared: dict | None = None,
+                 **model_options: Any) -> None:
         if missing not in MISSING:
             raise CeatInputError(f"`missing` must be one of {', '.join(MISSING)}, got {missing!r}")
         if subwords not in ("mean", "last"):
@@ -112,6 +116,7 @@ class ContextualAssociationTest:
         self.case_sensitive = bool(case_sensitive)
         self.subwords = subwords
         self.missing = missing
+        self.shared: dict[tuple[str, tuple[int, int]], np.ndarray | None] = {} if shared is None else shared
         self._vectors: dict[str, np.ndarray] | None = None
         self._contexts: WordContexts | None = None
         self._dropped_contexts = 0
@@ -140,25 +145,31 @@ class ContextualAssociationTest:
         return self._contexts
 
     def vectors(self) -> dict[str, np.ndarray]:
-        """word -> ``(its contexts, dim)`` contextual vectors; each sentence is encoded once for all its words."""
+        """word -> ``(its contexts, dim)`` contextual vectors; each sentence is encoded once for all its words
+        (and not at all when ``shared`` already holds its spans: see the class docstring)."""
         if self._vectors is None:
             from ...models.sentence_encoders.contextual import word_vectors_in_context
 
-            contexts = self.contexts()
-            by_sentence: dict[str, list[tuple[str, tuple[int, int]]]] = {}
-            for word in self.words():
-                for sentence, span in contexts.contexts.get(word, ()):
-                    by_sentence.setdefault(sentence, []).append((word, span))
+            contexts, shared = self.contexts(), self.shared
+            wanted = [(word, sentence, span) for word in self.words()
+                      for sentence, span in contexts.contexts.get(word, ())]
+            by_sentence: dict[str, list[tuple[int, int]]] = {}
+            for _, sentence, span in wanted:
+                if (sentence, span) not in shared:
+                    by_sentence.setdefault(sentence, []).append(span)
             sentences = list(by_sentence)
-            got = word_vectors_in_context(self.model, sentences, [[s for _, s in by_sentence[t]] for t in sentences],
+            got = word_vectors_in_context(self.model, sentences, [by_sentence[t] for t in sentences],
                                           subwords=self.subwords)
-            rows: dict[str, list[np.ndarray]] = {}
             for sentence, vectors in zip(sentences, got, strict=True):
-                for (word, _), vector in zip(by_sentence[sentence], vectors, strict=True):
-                    if vector is None:
-                        self._dropped_contexts += 1
-                    else:
-                        rows.setdefault(word, []).append(vector)
+                shared.update(((sentence, span), vector) for span, vector in zip(by_sentence[sentence], vectors,
+                                                                                  strict=True))
+            rows: dict[str, list[np.ndarray]] = {}
+            for word, sentence, span in wanted:
+                vector = shared[(sentence, span)]
+                if vector is None:
+                    self._dropped_contexts += 1
+                else:
+                    rows.setdefault(word, []).append(vector)
             self._vectors = {w: np.vstack(v) for w, v in rows.items()}
         return self._vectors
 

@@ -36,8 +36,9 @@ def run_ceat(spec: SectionSpec) -> dict[str, Any]:
     level = float(spec.options.get("level", 0.95))
     rows, tests, notes = [], [], []
     source = ""
+    shared: dict = {}  # one model, one subword rule: a sentence in several tests is encoded once
     for name in spec.options["ceat_tests"]:
-        result = ContextualAssociationTest(name, model=model, contexts=CONTEXTS).run(
+        result = ContextualAssociationTest(name, model=model, contexts=CONTEXTS, shared=shared).run(
             spec.options["ceat_samples"], seed=spec.options["seed"], level=level)
         data = result.to_dict()
         missing = [w for s in data["sets"].values() for w in s["missing_contexts"]]
