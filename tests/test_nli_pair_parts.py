@@ -123,3 +123,34 @@ def test_a_pair_too_long_is_named_on_the_parts_path() -> None:
     parts = user_probe(["nurse"], ["man"]).pair_parts(0, 10)
     with pytest.raises(ValueError, match=r"pair 0 \('A nurse bought .* takes at most 12"):
         clf.predict_parts(parts)
+
+
+def _recording(logits_function, shapes):
+    def function():
+        inner = logits_function()
+        return lambda input_ids, **kw: shapes.append(tuple(input_ids.shape)) or inner(input_ids, **kw)
+
+    return function
+
+
+def test_padded_length_buckets_agree_with_exact_length_batches() -> None:
+    """``pad_to``: fewer, padded batches (an attention mask over the padding), the [CLS]-row shortcut and the
+    full pass alike; float32 probabilities within 1e-5 of exact-length batches, the parts path equal to the
+    string path bit for bit."""
+    parts = load_probe("gender-occupation").pair_parts(0, 3000)
+    exact = _bert()
+    want = exact.predict_parts(parts)
+    for cls_row in (True, False):
+        padded = CrossEncoderNli(build_tiny_nli(tiny_tokenizer()), tiny_tokenizer(), device="cpu", token_budget=512,
+                                 pad_to=8, cls_row=cls_row)
+        shapes: list[tuple[int, int]] = []
+        padded._logits_function = _recording(padded._logits_function, shapes)
+        got = padded.predict_parts(parts)
+        assert shapes and all(width % 8 == 0 for _, width in shapes)
+        exact_lengths = {len(row) for row in exact.encode_pairs(parts.premises(), parts.hypotheses())[0]}
+        assert len({width for _, width in shapes}) < len(exact_lengths)  # fewer distinct shapes
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
+        assert np.abs(got - want).max() > 0  # padding did change the arithmetic
+        np.testing.assert_array_equal(padded.predict(parts.premises(), parts.hypotheses()), got)
+    with pytest.raises(ValueError, match="pad_to"):
+        CrossEncoderNli(build_tiny_nli(tiny_tokenizer()), tiny_tokenizer(), device="cpu", pad_to=0)

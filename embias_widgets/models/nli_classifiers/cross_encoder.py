@@ -28,7 +28,7 @@ from ..language_models.batching import pack_by_length, pack_lengths
 from ..runtime import check_device, check_dtype, default_device, inference, input_length, place_model, precision_note
 from ..runtime import token_budget as token_budget_for
 from .cls_row import cls_row_logits
-from .pair_tokens import PairTokens
+from .pair_tokens import PairTokens, pad_rows
 from .protocol import LABELS, check_pair_lists
 
 #: Spellings of the three NLI labels in hub configs, after :func:`_spelling` (lowercase, letters only):
@@ -123,6 +123,12 @@ class CrossEncoderNli:
         classification head reads (:mod:`.cls_row`; BERT-, RoBERTa- and
         ALBERT-shaped models, after a check against the full pass); logits
         differ from the full pass by float rounding only.
+    pad_to
+        Batch pairs in length buckets of this many tokens, padded (with an attention mask) to the bucket's
+        top, instead of exact-length batches without padding (the default): fewer, larger batches and
+        fewer distinct shapes, which can pay on a GPU in half precision (``bench/bench_gpu_scale.py``
+        measures both); a pair's probabilities then depend on its padding by float rounding (float32:
+        within 1e-5, tested).
     """
 
     def __init__(
@@ -138,6 +144,7 @@ class CrossEncoderNli:
         token_budget: int | None = None,
         progress: bool = False,
         cls_row: bool = True,
+        pad_to: int | None = None,
     ) -> None:
         if not _is_sequence_classifier(model):
             raise TypeError(
@@ -157,6 +164,9 @@ class CrossEncoderNli:
         self.max_length = input_length(model, tokenizer)
         self.forward_passes = 0
         self.cls_row = bool(cls_row)
+        if pad_to is not None and int(pad_to) < 1:
+            raise ValueError(f"`pad_to` must be a positive number of tokens, got {pad_to}")
+        self.pad_to = None if pad_to in (None, 1) else int(pad_to)
         self._fast: Any = None  # the [CLS]-row logits function once checked; False where it does not apply
         self._pieces: PairTokens | None = None  # sentence parts tokenised once (predict_parts)
 
@@ -262,11 +272,15 @@ class CrossEncoderNli:
         if not len(ids):
             return np.zeros((0, 3))
         lengths = np.array([len(r) for r in ids], dtype=np.int64)
+        pad = int(getattr(self.tokenizer, "pad_token_id", None) or 0)
 
-        def rows_of(batch: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        def rows_of(batch: np.ndarray, width: int | None = None) -> tuple[np.ndarray, np.ndarray | None]:
             picked = batch.tolist()
-            return (np.array([ids[i] for i in picked], dtype=np.int64),
-                    None if types is None else np.array([types[i] for i in picked], dtype=np.int64))
+            flat = np.fromiter((t for i in picked for t in ids[i]), dtype=np.int64)
+            flat_types = (np.zeros_like(flat) if types is None else
+                          np.fromiter((t for i in picked for t in types[i]), dtype=np.int64))
+            out_ids, out_types = pad_rows(flat, flat_types, lengths[batch], width or int(lengths[batch[0]]), pad)
+            return out_ids, None if types is None else out_types
 
         return self._predict_rows(lengths, rows_of)
 
@@ -300,7 +314,8 @@ class CrossEncoderNli:
         import torch
 
         logits_of = self._logits_function()
-        batches = pack_lengths(lengths, self.token_budget)
+        widths = lengths if not self.pad_to else -(-lengths // self.pad_to) * self.pad_to
+        batches = pack_lengths(widths, self.token_budget)
         iterator: Any = batches
         if self.progress:
             from tqdm.auto import tqdm
@@ -311,9 +326,13 @@ class CrossEncoderNli:
         collected: Any = None
         with inference(self.device, self.dtype):  # runtime: no cuDNN attention in half precision
             for batch in iterator:
-                ids, types = rows_of(batch)
-                kwargs: dict[str, Any] = {}  # no attention mask: a batch of one length has no padding
+                width = int(widths[batch[0]])
+                ids, types = rows_of(batch, width)
+                kwargs: dict[str, Any] = {}  # no attention mask where a batch of one length has no padding
                 input_ids = _to_device(ids, self.device, cuda)
+                if self.pad_to and bool((lengths[batch] < width).any()):
+                    mask = np.arange(width)[None, :] < lengths[batch][:, None]
+                    kwargs["attention_mask"] = _to_device(mask.astype(np.int64), self.device, cuda)
                 if types is not None and uses_types:
                     kwargs["token_type_ids"] = _to_device(types, self.device, cuda)
                 logits = logits_of(input_ids, **kwargs)

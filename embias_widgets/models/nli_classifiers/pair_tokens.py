@@ -122,16 +122,24 @@ class PairTokens:
         entry = np.stack([zeros, base[0] + p, base[2] + t, zeros + 1, base[1] + h, base[2] + t, zeros + 2], axis=1)
         return offsets[entry], lengths[entry]
 
-    def _rows(self, pool: Any, segments: tuple[np.ndarray, np.ndarray], rows: np.ndarray
+    def _rows(self, pool: Any, segments: tuple[np.ndarray, np.ndarray], rows: np.ndarray, width: int | None = None
               ) -> tuple[np.ndarray, np.ndarray]:
-        """``(ids, types)`` of ``rows`` (all of one length), each ``(len(rows), length)`` int64: a ragged gather."""
+        """``(ids, types)`` of ``rows``, each ``(len(rows), width)`` int64: a ragged gather; rows shorter than
+        ``width`` are padded at the end (:func:`pad_rows`), rows of one length need no ``width``."""
         ids_pool = pool[0]
         off, lens = segments[0][rows].ravel(), segments[1][rows].ravel()
         total = int(lens.sum())
         starts = np.cumsum(lens) - lens
         index = np.repeat(off - starts, lens) + np.arange(total, dtype=np.int64)
         types = np.repeat(np.tile(self._layout[3], len(rows)), lens)
-        return ids_pool[index].reshape(len(rows), -1), types.reshape(len(rows), -1)
+        row_lengths = segments[1][rows].sum(axis=1)
+        if width is None or bool((row_lengths == width).all()):
+            return ids_pool[index].reshape(len(rows), -1), types.reshape(len(rows), -1)
+        return pad_rows(ids_pool[index], types, row_lengths, width, self.pad_id)
+
+    @property
+    def pad_id(self) -> int:
+        return int(getattr(self.tokenizer, "pad_token_id", None) or 0)
 
     def assemble(self, parts: Any) -> Any:
         """``(lengths (n,), rows_of(index array) -> (ids, types))`` for the pairs of ``parts``, or None where this
@@ -141,4 +149,16 @@ class PairTokens:
             return None
         segments = self._segments(pool, parts.p, parts.h, parts.t)
         lengths = segments[1].sum(axis=1)
-        return lengths, lambda rows: self._rows(pool, segments, rows)
+        return lengths, lambda rows, width=None: self._rows(pool, segments, rows, width)
+
+
+def pad_rows(ids: np.ndarray, types: np.ndarray, lengths: np.ndarray, width: int, pad_id: int
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Rows given flat (``ids``, ``types``: the rows' tokens one after the other, row ``r`` ``lengths[r]`` long)
+    as ``(rows, width)`` matrices, each row padded at the end with ``pad_id`` (type 0)."""
+    n, total = len(lengths), int(np.sum(lengths))
+    rows = np.repeat(np.arange(n), lengths)
+    cols = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    out_ids, out_types = np.full((n, width), pad_id, dtype=np.int64), np.zeros((n, width), dtype=np.int64)
+    out_ids[rows, cols], out_types[rows, cols] = ids, types
+    return out_ids, out_types
