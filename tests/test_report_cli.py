@@ -85,7 +85,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
 def test_missing_data_skips_the_section_saying_how_to_get_it(tmp_path, monkeypatch):
     monkeypatch.setenv("EMBIAS_DATA", str(tmp_path / "empty"))
     report = Report(["embias-demo-mlm"], out=tmp_path / "m", quick=True, progress=False)
-    assert [s.method for s in report.sections] == ["crows-pairs", "stereoset", "sense-pairs"]
+    assert [s.method for s in report.sections] == ["crows-pairs", "stereoset", "sense-pairs", "ceat"]  # no sssb
     monkeypatch.setattr(report_runner, "run_section", lambda spec: ({"table": {"columns": [], "rows": []},
                                                                      "tests": [], "notes": [], "chart": None}, 0.1))
     d = report.run().to_dict()
@@ -101,3 +101,27 @@ def test_report_validates_its_options(tmp_path):
             Report(["glove-6b-50d"], out=tmp_path, **kwargs)
     with pytest.raises(ReportInputError, match="twice"):
         Report(["glove-6b-50d", "glove-6b-50d"], out=tmp_path)
+
+
+@pytest.mark.slow  # a quick GloVe report (10-30 s on two loaded cores)
+def test_report_json_keeps_embias_weats_numbers_and_the_model_card_is_hub_metadata(tmp_path, capsys):
+    """report.json round-trips floats exactly: weat6's d and interval are `embias weat`'s to the last digit;
+    --model-card writes MODEL_CARD_BIAS.md that huggingface_hub reads back as evaluation results (issue 30)."""
+    from huggingface_hub import ModelCard
+
+    out = tmp_path / "r"
+    assert main(["report", "--model", "glove-6b-50d", "--quick", "--out", str(out), "--no-progress",
+                 "--model-card"]) == 0
+    assert f"model card: {(out / 'MODEL_CARD_BIAS.md').resolve()}" in capsys.readouterr().out
+    assert main(["weat", "weat6", "--model", "glove-6b-50d", "--format", "json", "--permutations", "10000"]) == 0
+    weat = json.loads(capsys.readouterr().out)
+    section = next(s for s in json.loads((out / "report.json").read_text())["sections"] if s["method"] == "weat")
+    row = dict(zip(section["table"]["columns"], next(r for r in section["table"]["rows"] if r[0] == "weat6"),
+                   strict=True))
+    assert row["effect size d"] == weat["effect_size"] == 1.707777596585637
+    assert row["95% interval"] == weat["effect_size_interval"]
+    assert row["p"] == weat["p_value"]
+    card = ModelCard((out / "MODEL_CARD_BIAS.md").read_text())
+    by_name = {r.dataset_name: r for r in card.data.eval_results}
+    assert by_name["WEAT 1-10 and the b variants: weat6"].metric_value == weat["effect_size"]
+    assert card.data.model_name == "glove-6b-50d" and "## Bias evaluation" in card.text
