@@ -18,6 +18,15 @@ from ...models import OutOfVocabulary
 from ...palette import altair_scale, set_colors
 from ...stimuli import SET_KEYS
 from .merging import MergedItems
+from .robustness import (
+    influence_method,
+    influence_records,
+    interval_record,
+    significance_rule,
+    stability_record,
+    template_record,
+    word_influence,
+)
 
 
 def association_record(test: str, model: str, options: str, core: AssociationResult) -> dict[str, Any]:
@@ -120,15 +129,14 @@ class AssociationTestResult:
         d = "undefined" if self.effect_size is None else f"{self.effect_size:+.4f}"
         record = self.interval_record()
         if record is not None:
-            d += f" [{record['level']:.0%} CI {record['low']:+.3f}, {record['high']:+.3f}; words resampled]"
+            what = "words" if self.item_words is None else "sentences"
+            d += f" [{record['level']:.0%} CI {record['low']:+.3f}, {record['high']:+.3f}; {what} resampled]"
         how = f"{self.core.method}, {self.core.n_permutations:,} splits"
         return f"{self.test} on {self.model}: d = {d}, p = {self.pvalue:.4g} ({how})"
 
     def interval_record(self) -> dict[str, Any] | None:
         """``{"low", "high", "level", "method"}``: the bootstrap interval of d (None when d is undefined or the
         run computed none); ``method`` says what was resampled (words within each set), how often, the seed."""
-        from .robustness import interval_record
-
         seed = None if self.run_options is None else self.run_options.get("seed")
         what = "words" if self.item_words is None else "sentences"
         return None if self.effect_size is None else interval_record(self.interval, seed=seed, what=what)
@@ -138,8 +146,6 @@ class AssociationTestResult:
         "effect_size_change", "p_value_without", "flips_sign", "flips_significance"}``, from the run's cosines (no
         encoding). Significant: ``p < alpha`` unless ``significant`` (a function of an array of p) is given.
         SEAT: a word's sentences leave together. See :mod:`embias_widgets.analysis.association.robustness`."""
-        from .robustness import influence_records
-
         return influence_records(self, alpha=alpha, significant=significant)
 
     def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
@@ -147,22 +153,16 @@ class AssociationTestResult:
         """Subset stability: d over ``k`` seeded subsets keeping ``keep`` of each set's words (at least 2); the
         record has ``effect_sizes``, ``share_same_sign``, ``share_significant``, ``verdict`` ("stable" /
         "fragile") and the ``rule`` in words (seed: the run's by default)."""
-        from .robustness import stability_record
-
         return stability_record(self, k=k, keep=keep, seed=seed, alpha=alpha, significant=significant,
                                 correction=correction)
 
     def templates(self) -> dict[str, Any] | None:
         """SEAT template sensitivity: d per template alone and the spread (None for WEAT)."""
-        from .robustness import template_record
-
         return template_record(self)
 
     def robustness(self, *, alpha: float = 0.05, significant: Any = None, correction: str | None = None,
                    k: int = 200, keep: float = 0.8) -> dict[str, Any]:
         """The ``--robustness`` keys: ``influence`` (+ ``influence_method``), ``stability`` and ``templates``."""
-        from .robustness import influence_method, influence_records, significance_rule, word_influence
-
         loo = word_influence(self)
         return {
             "influence": influence_records(self, alpha=alpha, significant=significant, loo=loo),

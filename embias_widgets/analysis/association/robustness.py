@@ -17,7 +17,14 @@ from typing import Any
 import numpy as np
 
 from ...metrics import BootstrapInterval
-from ...metrics.robustness import LeaveOneOut, SubsetStability, leave_one_out, subset_stability
+from ...metrics.robustness import (
+    LeaveOneOut,
+    SubsetStability,
+    associations_from_cosines,
+    effect_sizes_by_row,
+    leave_one_out,
+    subset_stability,
+)
 from ...metrics.robustness_groups import group_subset_stability, leave_groups_out
 from ...stimuli import SET_KEYS
 
@@ -200,8 +207,6 @@ def template_record(result: Any) -> dict[str, Any] | None:
     and the spread of each list. None for WEAT (no templates)."""
     if result.item_templates is None:
         return None
-    from ...metrics.robustness import associations_from_cosines, effect_sizes_by_row
-
     _options(result)
     cos_a, cos_b = result.cosines
     variant, ddof = result.core.variant, result.core.ddof
