@@ -232,3 +232,25 @@ def test_studies_of_one_model_share_their_vectors(scorer, monkeypatch):
     assert encoded == ["Amy stayed home with the children."]  # only the one new (sentence, span)
     np.testing.assert_array_equal(vectors["John"], alone["John"])
     assert len(vectors["children"]) == 1 and len(second.shared) == len(first.shared)
+
+
+@pytest.mark.parametrize("family", ["roberta", "deberta-v3", "xlm-roberta", "distilbert"])
+def test_contextual_vectors_on_other_tokenizer_families(family):
+    """Byte-level BPE (a word's token carries its space), SentencePiece and WordPiece: the word's tokens found
+    through character offsets are those ``char_to_token`` names for its first and last character."""
+    from types import SimpleNamespace
+
+    import torch
+    from _tiny_families import family_model
+
+    model, tokenizer = family_model(family)
+    adapter = SimpleNamespace(model=model, tokenizer=tokenizer, device="cpu", dtype=None, name=family)
+    sentence = "The office manager called Joan at home."
+    spans = [contexts_from_sentences([sentence], [w]).contexts[w][0][1] for w in ("office", "Joan", "home")]
+    got = word_vectors_in_context(adapter, [sentence], [spans])[0]
+    enc = tokenizer(sentence, return_tensors="pt")
+    with torch.inference_mode():
+        hidden = model(**enc, output_hidden_states=True).hidden_states[-1][0].double().numpy()
+    for (lo, hi), vector in zip(spans, got, strict=True):
+        first, last = enc.char_to_token(0, lo), enc.char_to_token(0, hi - 1)
+        np.testing.assert_allclose(vector, hidden[first : last + 1].mean(axis=0), rtol=1e-5, atol=1e-6)
