@@ -185,8 +185,10 @@ def test_missing_words_are_dropped_with_a_note_or_an_error(scorer):
 def test_bad_input_is_named(scorer, tmp_path):
     with pytest.raises(CeatInputError, match="neither a file nor a bundled source"):
         ContextualAssociationTest(small_spec(), model=scorer, contexts=str(tmp_path / "none.txt")).contexts()
-    with pytest.raises(CeatInputError, match="static or sense vectors"):
+    with pytest.raises(CeatInputError, match="'glove-6b-50d' is a static model: CEAT needs a contextual encoder"):
         ContextualAssociationTest("weat6", model="glove-6b-50d")
+    with pytest.raises(CeatInputError, match="'embias-demo-nli' is a nli model"):
+        ContextualAssociationTest("weat6", model="embias-demo-nli")
     with pytest.raises(KeyError, match="ceat11"):
         ContextualAssociationTest("weat99", model=scorer)
 

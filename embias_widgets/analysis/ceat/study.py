@@ -49,9 +49,10 @@ def load_contextual_model(model: Any, **options: Any) -> Any:
 
         return load_likelihood_model(str(model), **options)
     if kind not in (None, "sentence") or (kind is None and Path(str(model)).expanduser().is_file()):
-        raise CeatInputError(f"{model!r} gives static or sense vectors, one per word: CEAT needs a contextual "
-                             "encoder (a sentence encoder such as all-MiniLM-L6-v2, a masked LM, or a model "
-                             "directory or hub name)")
+        what = "a file of vectors, one per word" if kind is None else f"a {kind} model"
+        raise CeatInputError(f"{model!r} is {what}: CEAT needs a contextual encoder (a sentence encoder such as "
+                             "all-MiniLM-L6-v2, a masked LM such as embias-demo-mlm, or a model directory or hub "
+                             "name)")
     if kind is None and _is_masked_lm(str(model)):  # its own class: no unused-head warnings, its lowercasing
         from ...models.language_models import load_likelihood_model
 
