@@ -184,3 +184,26 @@ def test_every_published_figure_has_a_source():
     for f in figures:
         assert all(isinstance(f["source"][k], str) and f["source"][k].strip() for k in ("paper", "table", "row"))
         assert isinstance(f["value"], int | float) and f["models"] and f["method"]
+
+
+def test_mixed_kinds_get_a_coverage_table_and_say_which_model_each_method_covers(quick):
+    """GloVe + MiniLM + the demo MLM + the demo NLI model (four kinds): the coverage table on top says, per method
+    and model, run or not applicable; a method of one kind says which model it covers (issue 30)."""
+    import re
+
+    from embias_widgets.analysis.report.page import page
+
+    result, out = quick
+    blocks = page(result.to_dict())
+    at = next(i for i, b in enumerate(blocks) if b.get("text") == "What ran on which model")
+    table = blocks[at + 1]
+    assert table["columns"] == ["method", *EMBEDDED]
+    rows = {r[0]: r[1:] for r in table["rows"]}
+    assert rows["WEAT 1-10 and the b variants"] == ["run", "not applicable (sentence)", "not applicable (masked-lm)",
+                                                     "not applicable (nli)"]
+    assert rows["CrowS-Pairs"] == ["not applicable (static)", "not applicable (sentence)", "run",
+                                   "not applicable (nli)"]
+    html = (out / "report.html").read_text()
+    assert "What ran on which model" in html and html.index("Findings") < html.index("What ran on which model")
+    assert re.search(r"CrowS-Pairs: covers <bdi>embias-demo-mlm</bdi> only", html)
+    assert html.index("DEMO") < html.index("<h2>Findings")  # the demo warning at the top
