@@ -294,13 +294,16 @@ def test_a_damaged_report_json_is_one_error_naming_the_file(written, damage, pro
 
 
 def _unloadable(kind: str, folder: Path) -> Path:
-    """A masked LM directory that cannot be loaded: its weights file cut short, or a config of other shapes."""
+    """A masked LM directory that cannot be loaded: its weights file cut short, a tokenizer.json of no known
+    model, or a config of other shapes."""
     from _tiny_lm import tiny_mlm_dir
 
     shutil.copytree(tiny_mlm_dir(), folder)
     if kind == "cut weights":
         weights = folder / "model.safetensors"
         weights.write_bytes(weights.read_bytes()[:300])
+    elif kind == "unknown tokenizer":
+        (folder / "tokenizer.json").write_text(json.dumps({"version": "1.0", "model": {"type": "Nope"}}))
     else:
         config = json.loads((folder / "config.json").read_text())
         (folder / "config.json").write_text(json.dumps({**config, "hidden_size": 64, "intermediate_size": 128}))
@@ -309,6 +312,7 @@ def _unloadable(kind: str, folder: Path) -> Path:
 
 @pytest.mark.parametrize(("kind", "reason"), [
     ("cut weights", "(SafetensorError: "),
+    ("unknown tokenizer", "("),  # the library's own words (a KeyError today): the file is named by the hint
     ("other shapes", "(RuntimeError: weights whose shapes differ from what config.json gives"),
 ])
 def test_a_model_that_cannot_be_loaded_fails_its_sections_and_keeps_the_rest(vectors, tmp_path, monkeypatch, kind,
@@ -326,6 +330,8 @@ def test_a_model_that_cannot_be_loaded_fails_its_sections_and_keeps_the_rest(vec
     assert theirs and all(s["status"] == "failed" for s in theirs)
     for s in theirs:
         assert s["reason"].startswith(f"model {str(broken)!r} could not be loaded {reason}"), s["reason"]
+        assert s["reason"].endswith("check its files: a damaged or partly copied weights or tokenizer file, or a "
+                                    "config.json of another model")
     assert f"could not be loaded {reason}" in run.stdout  # the summary says it too
 
 
@@ -369,3 +375,28 @@ def test_a_run_interrupted_anywhere_resumes_to_the_uninterrupted_report(vectors,
     _ok("--model", model, "--out", str(tmp_path / "r"))  # the lock ended with the interrupted run
     assert _content(tmp_path / "r") == _content(tmp_path / "whole")
     assert _report(tmp_path / "r")["provenance"]["options"]["notes"] == []
+
+
+def test_only_a_library_failing_to_read_a_models_files_is_a_load_failure(monkeypatch):
+    from embias_widgets.analysis.report.plan import ModelSpec, SectionSpec
+
+    def from_pretrained():  # a library's loader (this module is not the package)
+        raise RuntimeError("Error(s) in loading state_dict\nsize mismatch for bert.embeddings")
+
+    def caught(fn) -> BaseException:
+        try:
+            fn()
+        except Exception as err:  # the error is what is tested
+            return err
+        raise AssertionError("no error")
+
+    assert report_runner.load_failure(caught(from_pretrained)) == "RuntimeError: Error(s) in loading state_dict"
+    assert report_runner.load_failure(caught(lambda: model_id(None))) is None  # this package's bug: not hidden
+    assert report_runner.load_failure(caught(lambda: 1 / 0)) is None  # not while loading
+    spec = SectionSpec("weat", ModelSpec("vec.txt", "static"))
+    monkeypatch.setattr(report_runner, "runner", lambda method: lambda s: model_id(None))
+    with pytest.raises(AttributeError):  # a bug still stops the run (exit status 1, "internal error")
+        report_runner.run_section(spec)
+    monkeypatch.setattr(report_runner, "runner", lambda method: lambda s: from_pretrained())
+    with pytest.raises(report_runner.ModelLoadError, match=r"^model 'vec.txt' could not be loaded \(RuntimeError"):
+        report_runner.run_section(spec)

@@ -67,18 +67,19 @@ _LOADING = frozenset({"from_pretrained", "load_state_dict", "_load_pretrained_mo
 
 
 def load_failure(err: BaseException) -> str | None:
-    """The reason when ``err`` (not already a bad-input error) was raised while reading a model's files: a
-    damaged safetensors file (``SafetensorError``), weights that do not fit the config (transformers' size
-    mismatch ``RuntimeError``), a tokenizer file that cannot be parsed. None for anything else (a bug)."""
-    if isinstance(err, REFUSED):
+    """The reason when ``err`` was raised by a library (transformers, safetensors, tokenizers, torch) while it
+    read a model's files: a damaged safetensors file (``SafetensorError``), weights that do not fit the config
+    (transformers' size-mismatch ``RuntimeError``), a tokenizer file that cannot be parsed. None for an error
+    raised in this package: its own refusal already says what to fix, and anything else is a bug."""
+    frames = [frame for frame, _ in traceback.walk_tb(err.__traceback__)]
+    ours = not frames or frames[-1].f_globals.get("__name__", "").startswith("embias_widgets")
+    loading = not ours and bool({f.f_code.co_name for f in frames} & _LOADING)
+    if not (type(err).__module__.startswith("safetensors") or loading):
         return None
-    names = {frame.f_code.co_name for frame, _ in traceback.walk_tb(err.__traceback__)}
-    if type(err).__module__.startswith("safetensors") or names & _LOADING:
-        first = (str(err).strip().splitlines() or [""])[0]
-        if "ignore_mismatched_sizes" in first:  # transformers logs the list of mismatched weights, then raises this
-            first = "weights whose shapes differ from what config.json gives (transformers lists them on stderr)"
-        return f"{type(err).__name__}: {first}"[:500]
-    return None
+    first = (str(err).strip().splitlines() or [""])[0]
+    if "ignore_mismatched_sizes" in first:  # transformers logs the list of mismatched weights, then raises this
+        first = "weights whose shapes differ from what config.json gives (transformers lists them on stderr)"
+    return f"{type(err).__name__}: {first}"[:500]
 
 
 def run_section(spec: SectionSpec) -> tuple[dict[str, Any], float]:
@@ -92,7 +93,8 @@ def run_section(spec: SectionSpec) -> tuple[dict[str, Any], float]:
         if reason is None:
             raise
         raise ModelLoadError(f"model {spec.model.name!r} could not be loaded ({reason}); check its files: a "
-                             "damaged or partly copied weights file, or a config.json of another model") from err
+                             "damaged or partly copied weights or tokenizer file, or a config.json of another "
+                             "model") from err
     result["notes"] = list(dict.fromkeys([*precision_notes(spec), *result.get("notes", [])]))
     return result, time.perf_counter() - start
 
