@@ -62,6 +62,27 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     expect(widget.locator(".nle-heat-cell:not(.nle-pending)")).to_have_count(12)
     expect(widget.locator(".nle-size")).to_contain_text("1,912,896 pairs")
 
+    # issue 28: the heatmap switches to one template (Python's grid of that template), NN per template named
+    expect(widget.locator(".nle-template-line")).to_contain_text("most neutral")
+    mean_cells = widget.locator(".nle-heat-cell").all_inner_texts()
+    template = widget.locator("select.nle-template option").nth(2).get_attribute("value")
+    widget.locator("select.nle-template").select_option(template)
+    expect(widget.locator(".nle-heat-cell").first).to_have_attribute(
+        "title", re.compile(f'under "{re.escape(template)}"'), timeout=20_000)
+    expect(widget.locator(".nle-heat-cell:not(.nle-pending)")).to_have_count(12)
+    assert widget.locator(".nle-heat-cell").all_inner_texts() != mean_cells
+    widget.locator("select.nle-template").select_option("")
+    expect(widget.locator(".nle-heat-cell")).to_have_text(mean_cells, timeout=20_000)
+    # issue 31 item 21: at <= 600 px the e/n/c numbers of the top pairs stay on one line each
+    size = page.viewport_size
+    page.set_viewport_size({"width": 560, "height": size["height"]})
+    page.wait_for_timeout(500)
+    lines = widget.locator(".nle-top-table td.nle-num").evaluate_all(  # line boxes of each number's text
+        "tds => tds.map(td => { const r = document.createRange(); r.selectNodeContents(td);"
+        " return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size; })")
+    assert lines and max(lines) == 1, f"an e/n/c number wraps onto {max(lines)} lines"
+    page.set_viewport_size(size)
+
     # issue 18: the picked premise words are scored (not the first ones alphabetically)
     expect(widget.locator(".nle-word-chip")).to_have_count(2)
     expect(widget.locator(".nle-heat-table th[scope='row']")).to_have_text(["accountant", "nurse"])
@@ -144,6 +165,8 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     widget.locator(".nle-run").click()
     expect(widget.locator(".nle-progress-text")).to_contain_text(re.compile(r"^[1-9][\d,]* / 36,000 pairs…"),
                                                                  timeout=60_000)
+    # issue 31 item 21: while the run just started scores, nothing says the numbers are of the previous probe
+    expect(widget).not_to_contain_text("These numbers are of the previous probe")
     kernel = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
     timings["nli_kernel_status_while_probe_runs"] = page.evaluate(kernel)
     t_stop = time.monotonic()

@@ -65,6 +65,15 @@ def test_edits_redraw_points_with_python_values(lab_server, page, timings):
     assert set(PAIR_COLORS.values()) <= fills, fills  # the named colours are the ones drawn
     widget.locator(".embias-help-button").click()
     expect(widget.locator(".embias-help")).to_contain_text("Ethayarajh")
+    # issue 28: each point's bootstrap interval over the pairs is a whisker through the dot, inside the plot
+    expect(widget.locator("line.erp-whisker")).to_have_count(26)
+    whisker = widget.locator("line.erp-whisker[data-word='nurse']")
+    x1, x2 = (float(whisker.get_attribute(k)) for k in ("x1", "x2"))
+    assert x1 <= float(nurse.get_attribute("cx")) <= x2
+    plot_width = float(widget.locator("svg.erp-plot").get_attribute("width"))
+    assert all(0 <= float(w.get_attribute(k)) <= plot_width for w in widget.locator("line.erp-whisker").all()
+               for k in ("x1", "x2"))
+    expect(widget.locator(".erp-legend-whisker")).to_contain_text("bootstrap interval")
     check_contrast(page, WIDGET, "relation projection", "light")
     screenshot_widgets(page, WIDGET, "relation", "light")
     widget.locator(".embias-help-button").click()
