@@ -1,5 +1,5 @@
 // ReportViewer: an embias report as the blocks report.html draws (Python sends them in the `page` trait,
-// built by embias_widgets/analysis/report/page.py from report.json), so the two show the same thing: the
+// built by embias_widgets/analysis/publish/page.py from report.json), so the two show the same thing: the
 // findings first, agreement, models side by side, then each section collapsible. Numbers through
 // lib/format.js, text through textContent, figures as sanitised inline SVG whose text takes the theme's
 // colour. No statistic here.

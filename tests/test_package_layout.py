@@ -23,11 +23,11 @@ MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 80
 
 # Rank of each top-level part of the package; a module may import parts of its own rank or lower.
-# The package root (``EmbiasWarning``, ``__version__``) and the palette (colours shared by charts and the
-# front end) are below every layer.
+# The package root (``EmbiasWarning``, ``__version__``), the palette (colours shared by charts and the
+# front end) and the number formatter (``formatting``, shared the same way) are below every layer.
 # ``data`` fetches the published data sets (files, no models): the stimuli's rank.
-LAYER_RANK = {"": 0, "palette": 0, "metrics": 1, "stimuli": 2, "data": 2, "models": 3, "analysis": 4,
-              "widgets": 5, "classroom": 5, "cli": 5}
+LAYER_RANK = {"": 0, "palette": 0, "formatting": 0, "metrics": 1, "stimuli": 2, "data": 2, "models": 3,
+              "analysis": 4, "widgets": 5, "classroom": 5, "cli": 5}
 
 
 def _module_name(path: Path) -> str:

@@ -191,7 +191,7 @@ def test_mixed_kinds_get_a_coverage_table_and_say_which_model_each_method_covers
     and model, run or not applicable; a method of one kind says which model it covers (issue 30)."""
     import re
 
-    from embias_widgets.analysis.report.page import page
+    from embias_widgets.analysis.publish.page import page
 
     result, out = quick
     blocks = page(result.to_dict())

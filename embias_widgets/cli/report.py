@@ -73,7 +73,7 @@ def run_report(args: argparse.Namespace, out: Any) -> int:
     target = report.out / ("report.json" if args.no_html else "report.html")
     out.write(f"report: {target.resolve()}\n")
     if args.model_card:
-        from ..analysis.report.model_card import write_model_cards
+        from ..analysis.publish import write_model_cards
 
         for path in write_model_cards(result.to_dict(), report.out):
             out.write(f"model card: {path.resolve()}\n")

@@ -2,7 +2,7 @@
 each section collapsible with its headline, table, figure, validity notes, published figures and notes): only
 what the report holds (the ``report.json`` dict of :class:`ReportResult`).
 
-The page's blocks are built once in Python by :func:`embias_widgets.analysis.report.page.page`, the function
+The page's blocks are built once in Python by :func:`embias_widgets.analysis.publish.page.page`, the function
 ``report.html`` is drawn from, and sent in the ``page`` trait; the front end draws them with the JavaScript twin
 of the number formatter, so the viewer and the page show the same numbers the same way.
 """
@@ -26,7 +26,7 @@ class ReportViewer(EmbiasWidget):
     """The ``embias-report/1`` dict: title, provenance, models, sections (each with its table, figure SVG,
     significance, published figures and notes)."""
     page = traitlets.List(read_only=True).tag(sync=True)
-    """The blocks the front end draws (:func:`~embias_widgets.analysis.report.page.page` of ``report``)."""
+    """The blocks the front end draws (:func:`~embias_widgets.analysis.publish.page.page` of ``report``)."""
 
     def __init__(self, report: Any = None, **kwargs: Any) -> None:
         if report is not None and not isinstance(report, dict):
@@ -47,6 +47,6 @@ class ReportViewer(EmbiasWidget):
         self._set_page()
 
     def _set_page(self) -> None:
-        from ..analysis.report.page import page
+        from ..analysis.publish.page import page
 
         self.set_trait("page", page(self.report) if self.report else [])

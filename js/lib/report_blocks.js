@@ -1,4 +1,4 @@
-// The blocks of a report page (embias_widgets/analysis/report/page.py) as DOM: the same blocks report.html
+// The blocks of a report page (embias_widgets/analysis/publish/page.py) as DOM: the same blocks report.html
 // draws, so the viewer shows what the page shows. Numbers are written by lib/format.js (the twin of
 // embias_widgets/formatting.py); every text reaches the page through textContent; user text (between the
 // isolates U+2068 and U+2069) sits in a <bdi>, as report.html writes it.

@@ -138,7 +138,7 @@ def write_model_cards(report: dict[str, Any], out_dir: Any) -> list[Any]:
     """Write one card per model of the report into ``out_dir`` (:func:`card_file_name`); their paths."""
     from pathlib import Path
 
-    from .store import write_atomic
+    from ..report.store import write_atomic
 
     paths = []
     for m in report["models"]:

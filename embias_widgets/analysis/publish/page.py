@@ -1,4 +1,4 @@
-"""What a report shows, as a list of blocks that ``report.html`` (:mod:`.html`) and the JupyterLab viewer
+"""What a report shows, as a list of blocks that ``report.html`` (:mod:`..report.html`) and the JupyterLab viewer
 (``js/report_viewer.js``) both draw, so the two show the same thing.
 
 Order: title and what ran (only the sizes of the methods that ran), a DEMO warning when any model is a demo,
@@ -52,7 +52,7 @@ def _table(columns: list[str], rows: list[list[Any]], kinds: list[str] | None = 
 
 def sizes_line(report: dict[str, Any]) -> str:
     """The sizes of the methods that ran (or were planned) in this report, nothing else."""
-    from .plan import sizes
+    from ..report.plan import sizes
 
     s = sizes(bool(report.get("quick")))
     keys = [k for sec in report["sections"] for k in _SIZE_KEYS.get(sec["method"], ("nli_pairs",)
@@ -63,7 +63,7 @@ def sizes_line(report: dict[str, Any]) -> str:
         v = "all" if v is None or v == "all" else ", ".join(v) if isinstance(v, tuple | list) else f"{v:,}"
         parts.append(f"{_SIZE_WORDS.get(k, k)}: {v}")
     if any(sec["method"] in ("weat", "seat") for sec in report["sections"]):
-        from .sections import ROBUSTNESS
+        from ..report.sections import ROBUSTNESS
 
         parts.append(f"robustness (WEAT, SEAT): every word left out once, {ROBUSTNESS['subsets']} seeded subsets "
                      f"keeping {ROBUSTNESS['keep']:.0%} of each set's words")
@@ -137,8 +137,8 @@ def _section(section: dict[str, Any]) -> dict[str, Any]:
 
 
 def _coverage(report: dict[str, Any]) -> list[dict[str, Any]]:
-    from .plan import SECTIONS_BY_KIND
-    from .sections import TITLES
+    from ..report.plan import SECTIONS_BY_KIND
+    from ..report.sections import TITLES
 
     models = report["models"]
     if len({m["kind"] for m in models}) < 2:
@@ -157,11 +157,25 @@ def _coverage(report: dict[str, Any]) -> list[dict[str, Any]]:
                                                       ["text"] * (len(models) + 1))]
 
 
-def _side_by_side(report: dict[str, Any], result: Any) -> list[dict[str, Any]]:
+def _models_chart(group: list[dict[str, Any]], alpha: float) -> str | None:
+    """The SVG of one method's figure with the models as colours (:mod:`..report.figures`' style)."""
+    from ..report.figures import chart_rows, chart_spec
+
+    rows = [r for s in group for r in chart_rows(s)]
+    chart = group[0]["chart"]
+    spec = chart_spec(rows, chart["x"], chart["y"], title=group[0]["title"], subtitle="models side by side",
+                      ref=float(chart.get("ref", 0)), alpha=alpha)
+    if spec is None:
+        return None
+    import vl_convert as vlc
+
+    return vlc.vegalite_to_svg(spec)
+
+
+def _side_by_side(report: dict[str, Any]) -> list[dict[str, Any]]:
     if len(report["models"]) < 2:
         return []
     blocks: list[dict[str, Any]] = [_h(2, "Models side by side")]
-    charts = {method: spec for method, _, spec in result.method_charts()}
     for method in dict.fromkeys(s["method"] for s in report["sections"]):
         group = [s for s in report["sections"] if s["method"] == method and s["status"] == "done" and s.get("chart")]
         title = next(s["title"] for s in report["sections"] if s["method"] == method)
@@ -170,10 +184,9 @@ def _side_by_side(report: dict[str, Any], result: Any) -> list[dict[str, Any]]:
             blocks.append(_p(f"{title}: covers {ran} only (it applies to one of the models).", "muted"))
             continue
         blocks += [_h(3, title), *_model_columns(group)]
-        if charts.get(method):
-            import vl_convert as vlc
-
-            blocks.append({"t": "figure", "svg": vlc.vegalite_to_svg(charts[method]), "alt": f"{title}, models"})
+        svg = _models_chart(group, report["holm"]["alpha"])
+        if svg:
+            blocks.append({"t": "figure", "svg": svg, "alt": f"{title}, models"})
     return blocks
 
 
@@ -246,8 +259,6 @@ def _agreement(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 def page(report: dict[str, Any]) -> list[dict[str, Any]]:
     """The blocks of a report (a ``report.json`` dict)."""
-    from .result import ReportResult
-
     prov = report["provenance"]
     demos = list(dict.fromkeys(n for s in report["sections"] for n in demo_notes(s)))
     blocks = [_h(1, user(report["title"])),
@@ -258,7 +269,7 @@ def page(report: dict[str, Any]) -> list[dict[str, Any]]:
         blocks.append(_p(line, "muted"))
     blocks += [_p(n, "warn") for n in demos]
     blocks += _findings(report) + _coverage(report) + _agreement(report)
-    blocks += _side_by_side(report, ReportResult(report))
+    blocks += _side_by_side(report)
     blocks += [_h(2, "Sections"), *(_section(s) for s in report["sections"])]
     blocks += [_h(2, "Provenance"), _table(["model", "kind", "fingerprint"],
                                            [[m["name"], m["kind"], m["fingerprint"]] for m in report["models"]],

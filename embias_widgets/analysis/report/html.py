@@ -11,7 +11,7 @@ import html
 from typing import Any
 
 from ...formatting import format_value
-from .findings import FSI, PDI
+from ..publish.findings import FSI, PDI
 
 CSS = """
 :root { --fg: #1f1f1f; --muted: #4d4d4d; --bg: #ffffff; --card: #f4f4f4; --border: #b8b8b8; --accent: #0b57d0;
@@ -85,7 +85,7 @@ def block_html(b: dict[str, Any]) -> str:
 
 def report_html(result: Any) -> str:
     """The whole page of a :class:`~.result.ReportResult`."""
-    from .page import page
+    from ..publish.page import page
 
     d = result.to_dict()
     body = "".join(block_html(b) for b in page(d))
