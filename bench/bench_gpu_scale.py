@@ -16,7 +16,12 @@ else a word-level vocabulary generated from the probe's own words, padded to BER
    200 CrowS-Pairs-length sentences (8 to 24 words) through
    :class:`~embias_widgets.models.language_models.MaskedLMScorer` (``last_layer_rows``); scored tokens/s.
 3. The CPU figures (all cores, float32, fewer items) give the GPU-vs-CPU ratio, in the same process.
-4. Dask: a MiniLM-shaped (6 layers, 384 wide) cross-encoder over the probe's first 16,384 pairs through
+4. On CUDA also: CUDA float32 against the CPU on the same pairs (largest probability difference); exact-length
+   batches against padded length buckets (``pad_to`` 8 and 16) in bfloat16; ``NliProbe.run`` end to end
+   (BERT-base, bfloat16, ``--probe-pairs``) and the whole gender-occupation probe extrapolated; PLL against
+   minicons' ``MaskedLMScorer`` on the same model object (when minicons is installed); the Dask engine with one
+   worker per visible GPU, each placing the model on its own device.
+5. Dask: a MiniLM-shaped (6 layers, 384 wide) cross-encoder over the probe's first 16,384 pairs through
    ``NliProbe(...).run(workers=N)`` (LocalCluster, one single-threaded process per worker) for N = 1, 2, 4:
    wall time and the workers' CPU time (``getrusage(RUSAGE_CHILDREN)`` after the cluster closed), as ratios
    to one worker.
@@ -49,6 +54,8 @@ BERT_VOCAB = 30522
 SIZES = {"base": dict(num_hidden_layers=12, hidden_size=768, num_attention_heads=12, intermediate_size=3072),
          "large": dict(num_hidden_layers=24, hidden_size=1024, num_attention_heads=16, intermediate_size=4096),
          "minilm": dict(num_hidden_layers=6, hidden_size=384, num_attention_heads=12, intermediate_size=1536)}
+#: The device of the CUDA-only sections (a dry run of their code on the CPU sets it to "cpu").
+GPU = "cuda"
 LABELS3 = {0: "entailment", 1: "neutral", 2: "contradiction"}
 FILLER = ("the", "nurse", "said", "that", "she", "would", "be", "late", "for", "meeting", "because", "her", "car",
           "broke", "down", "near", "old", "bridge", "while", "engineer", "who", "fixed", "it", "was", "away", "his")
@@ -135,10 +142,10 @@ def _sync(device: str) -> None:
         torch.cuda.synchronize()
 
 
-def _nli_rate(model, tokenizer, device: str, dtype: str, warm, timed) -> dict[str, Any]:
+def _nli_rate(model, tokenizer, device: str, dtype: str, warm, timed, pad_to: int | None = None) -> dict[str, Any]:
     from embias_widgets.models.nli_classifiers.cross_encoder import CrossEncoderNli
 
-    nli = CrossEncoderNli(model, tokenizer, device=device, dtype=dtype)
+    nli = CrossEncoderNli(model, tokenizer, device=device, dtype=dtype, pad_to=pad_to)
     nli.predict(*warm)
     _sync(device)
     start = time.perf_counter()
@@ -177,11 +184,14 @@ def bench_nli(args, probe, tokenizer, out: Path | None, devices: list[str]) -> d
             n = args.cpu_pairs // (1 if size == "base" else 2) if device == "cpu" else args.gpu_pairs
             warm, timed = _sample_pairs(probe, n, seed=1), _sample_pairs(probe, n, seed=2)
             for dtype in ("float32",) if device == "cpu" else ("float32", "bfloat16"):
-                r = _nli_rate(model, tokenizer, device, dtype, warm, timed)
-                rates[(size, device, dtype)] = r["rate"]
-                whole = len(probe) / r["rate"]
-                _emit(out, dict(what="nli", size=size, device=device, dtype=dtype, **r, probe_pairs=len(probe),
-                                whole_probe_s=whole, whole_probe_h=whole / 3600))
+                # exact-length batches (the default) and, on CUDA in half precision, padded length buckets
+                for pad_to in (None,) if device == "cpu" or dtype == "float32" else (None, 8, 16):
+                    r = _nli_rate(model, tokenizer, device, dtype, warm, timed, pad_to)
+                    if pad_to is None:
+                        rates[(size, device, dtype)] = r["rate"]
+                    whole = len(probe) / r["rate"]
+                    _emit(out, dict(what="nli", size=size, device=device, dtype=dtype, pad_to=pad_to, **r,
+                                    probe_pairs=len(probe), whole_probe_s=whole, whole_probe_h=whole / 3600))
         del model
     return rates
 
@@ -252,6 +262,69 @@ def bench_worker_start(workers: int, out: Path | None) -> None:
                     torch_threads_per_worker=sorted(set(threads.values()))))
 
 
+def bench_equal(tokenizer, probe, out: Path | None) -> None:
+    """CUDA float32 against the CPU on the same pairs and model: the largest probability difference."""
+    from embias_widgets.models.nli_classifiers.cross_encoder import CrossEncoderNli
+
+    model = _model("nli", "base", tokenizer)
+    pairs = _sample_pairs(probe, 512, seed=3)
+    cpu = CrossEncoderNli(model, tokenizer, device="cpu").predict(*pairs)
+    gpu = CrossEncoderNli(model, tokenizer, device=GPU).predict(*pairs)
+    _emit(out, dict(what="cpu_vs_cuda_float32", n=len(pairs[0]), max_abs_diff=float(np.abs(cpu - gpu).max())))
+
+
+def bench_probe(args, tokenizer, out: Path | None) -> None:
+    """``NliProbe.run`` end to end on CUDA in bfloat16 (BERT-base): pairs, tokens, batches, reduction included."""
+    from embias_widgets.analysis.nli import NliProbe
+    from embias_widgets.models.nli_classifiers.cross_encoder import CrossEncoderNli
+
+    nli = CrossEncoderNli(_model("nli", "base", tokenizer), tokenizer, device=GPU, dtype="bfloat16")
+    NliProbe("gender-occupation", nli, limit=8192).run()  # warm-up: every shape planned once
+    start = time.perf_counter()
+    result = NliProbe("gender-occupation", nli, limit=args.probe_pairs, chunk_size=16384).run()
+    took = time.perf_counter() - start
+    _emit(out, dict(what="probe_end_to_end", size="base", dtype="bfloat16", n=result.n_scored, seconds=took,
+                    pairs_per_s=result.n_scored / took, whole_probe_s=1_912_896 / (result.n_scored / took)))
+
+
+def bench_minicons(args, probe, tokenizer, out: Path | None) -> None:
+    """PLL on CUDA: ours against minicons' ``MaskedLMScorer`` on the same model object (when installed)."""
+    try:
+        from minicons import scorer as mc
+    except ImportError:
+        _emit(out, dict(what="pll_vs_minicons", skipped="minicons is not installed"))
+        return
+
+    model = _model("mlm", "base", tokenizer).to(GPU)
+    if not hasattr(tokenizer, "batch_encode_plus"):  # transformers 5 removed it; minicons still calls it
+        tokenizer.batch_encode_plus = lambda texts, **kw: tokenizer(list(texts), **kw)
+    theirs = mc.MaskedLMScorer(model, device=GPU, tokenizer=tokenizer)
+    sentences = _sentences(probe, args.sentences, seed=12)
+    theirs.sequence_score(sentences[:8], reduction=lambda x: x.sum(0).item())
+    _sync(GPU)
+    start = time.perf_counter()
+    theirs.sequence_score(sentences, reduction=lambda x: x.sum(0).item())
+    _sync(GPU)
+    minicons_rate = len(sentences) / (time.perf_counter() - start)
+    ours = _pll_rate(model, tokenizer, GPU, "float32", sentences[:8], sentences)
+    _emit(out, dict(what="pll_vs_minicons", device=GPU, minicons_sentences_per_s=minicons_rate,
+                    ours_sentences_per_s=ours["sentences_per_s"], ratio=ours["sentences_per_s"] / minicons_rate))
+
+
+def bench_gpu_workers(args, tokenizer, out: Path | None) -> None:
+    """``NliProbe.run(workers=N)`` with a CUDA model: one worker per visible GPU, each on its own device."""
+    import torch
+
+    from embias_widgets.analysis.nli import NliProbe
+    from embias_widgets.models.nli_classifiers.cross_encoder import CrossEncoderNli
+
+    nli = CrossEncoderNli(_model("nli", "base", tokenizer), tokenizer, device=GPU, dtype="bfloat16")
+    result = NliProbe("gender-occupation", nli, limit=args.dask_pairs, chunk_size=args.dask_chunk).run(
+        workers=max(1, torch.cuda.device_count()))
+    _emit(out, dict(what="dask_gpu_workers", gpus=torch.cuda.device_count(), n=result.n_scored,
+                    seconds=result.seconds, note=result.notes[-1]))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--vocab", default=None, help="a BERT vocab.txt (default: MiniLM's, else generated)")
@@ -263,7 +336,8 @@ def main() -> None:
     parser.add_argument("--dask-pairs", type=int, default=16384)
     parser.add_argument("--dask-chunk", type=int, default=1024)
     parser.add_argument("--workers", type=lambda s: [int(w) for w in s.split(",")], default=[1, 2, 4])
-    parser.add_argument("--skip", default="", help="comma list of: nli, pll, cpu, cuda, dask")
+    parser.add_argument("--probe-pairs", type=int, default=262144, help="NliProbe.run end to end on CUDA")
+    parser.add_argument("--skip", default="", help="comma list of: nli, pll, cpu, cuda, dask, probe, minicons")
     args = parser.parse_args()
     import torch
 
@@ -288,6 +362,14 @@ def main() -> None:
     for (what, size, device, dtype), ratio in ratios.items():
         _emit(out, dict(what="ratio", of=what, size=size, device=device, dtype=dtype, vs="cpu float32",
                         ratio=ratio))
+    if "cuda" in devices:
+        bench_equal(tokenizer, probe, out)
+        if "probe" not in skip:
+            bench_probe(args, tokenizer, out)
+        if "minicons" not in skip:
+            bench_minicons(args, probe, tokenizer, out)
+        if "dask" not in skip:
+            bench_gpu_workers(args, tokenizer, out)
     if "dask" not in skip:
         bench_dask(args, tokenizer, out)
         bench_worker_start(max(args.workers), out)
