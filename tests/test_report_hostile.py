@@ -400,3 +400,15 @@ def test_only_a_library_failing_to_read_a_models_files_is_a_load_failure(monkeyp
     monkeypatch.setattr(report_runner, "runner", lambda method: lambda s: from_pretrained())
     with pytest.raises(report_runner.ModelLoadError, match=r"^model 'vec.txt' could not be loaded \(RuntimeError"):
         report_runner.run_section(spec)
+
+
+def test_fresh_starts_over_without_notes_about_what_it_deletes(vectors, tmp_path, stand_in):
+    model, out = _copy(vectors, tmp_path / "vec.txt"), tmp_path / "r"
+    _ok("--model", model, "--out", str(out))
+    (out / "sections" / "manifest.json").write_text("{cut sh")
+    _saved(out, "weat").write_text("{truncated")
+    _ok("--model", model, "--out", str(out), "--seed", "9", "--fresh")  # another run's sections: deleted, not refused
+    d = _report(out)
+    assert d["provenance"]["options"]["notes"] == [] and all(s["notes"] == [] for s in d["sections"])
+    assert all(json.loads(p.read_text())["determines"]["options"]["seed"] == 9
+               for p in (out / "sections").glob("*--*.json"))

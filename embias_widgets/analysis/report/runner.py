@@ -290,11 +290,12 @@ class Report:
             outcome, seconds = get()
         except ModelLoadError as err:  # this model's files: its sections fail with the reason, the others go on
             unloadable[spec.model.name] = str(err)
-            return self._record(spec, {"status": "failed", "reason": str(err)})
+            record = self._record(spec, {"status": "failed", "reason": str(err)})
         except REFUSED as err:  # the analysis refused this model or input
-            return self._record(spec, {"status": "failed", "reason": f"{type(err).__name__}: {err}"})
-        record = self._record(spec, {"status": "done", "seconds": round(seconds, 3), **outcome})
-        store.save(spec.id, wanted, record)
+            record = self._record(spec, {"status": "failed", "reason": f"{type(err).__name__}: {err}"})
+        else:
+            record = self._record(spec, {"status": "done", "seconds": round(seconds, 3), **outcome})
+            store.save(spec.id, wanted, record)
         record["notes"] = [*record["notes"], *store.section_notes.get(spec.id, [])]  # shown, not saved
         return record
 

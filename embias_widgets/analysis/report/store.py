@@ -88,10 +88,10 @@ class SectionStore:
         return checksums
 
     def clear(self) -> None:
-        """Delete every saved section and the manifest (``fresh``)."""
+        """Delete every saved section and the manifest (``fresh``), and what was noted about them."""
         for f in self.dir.glob("*.json"):
             f.unlink()
-        self._checksums = {}
+        self._checksums, self.notes, self.section_notes = {}, [], {}
 
     def _damaged(self, section_id: str, path: Path, problem: str) -> None:
         note = f"the saved section {SECTIONS_DIR}/{path.name} {problem}, so this section was run again"
