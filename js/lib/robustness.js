@@ -53,7 +53,9 @@ export function influenceView({ onSelect }) {
   const detail = h("div", { className: "esb-infl-detail", attrs: { "aria-live": "polite" } });
   const more = h("button", { className: "embias-button esb-infl-more", attrs: { type: "button" } });
   const heading = h("div", { className: "esb-infl-heading" });
-  const node = h("div", { className: "esb-influence" }, heading, svg, more, detail);
+  // the axis title as wrapping text under the chart (an SVG title would run out of a 244 px widget)
+  const axis = h("div", { className: "esb-infl-axis", text: "bar: how far d moves without the word; number: d without it" });
+  const node = h("div", { className: "esb-influence" }, heading, svg, axis, more, detail);
   let selected = null; // "set\u0000word"
   let all = false;
   let last = null;
@@ -89,14 +91,12 @@ export function influenceView({ onSelect }) {
     const x = linear(fit.domain, [labelW + 10, width - valueW - 6]);
     const axisY = 4 + shown.length * ROW + 4;
     svg.setAttribute("width", String(width));
-    svg.setAttribute("height", String(axisY + 30));
+    svg.setAttribute("height", String(axisY + 16));
     svg.replaceChildren();
     for (const t of fit.ticks) {
       svg.append(s("line", { x1: x(t), x2: x(t), y1: 4, y2: axisY, class: t === 0 ? "esb-zero" : "esb-gridline" }),
         s("text", { x: x(t), y: axisY + 12, "text-anchor": "middle", class: "esb-tick" }, tickLabel(t)));
     }
-    svg.append(s("text", { x: (labelW + 10 + width - valueW - 6) / 2, y: axisY + 26, "text-anchor": "middle", class: "esb-axis-title" },
-      "change of d without the word (number: d without it)"));
     shown.forEach((r, i) => {
       const y = 4 + i * ROW;
       const on = key(r) === selected;

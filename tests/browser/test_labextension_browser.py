@@ -136,7 +136,8 @@ def test_weat_card_opens_a_notebook_that_runs(lab_server, page):
 
     _open_lab(page, lab_server)
     lab_cmd(page, "launcher:create")
-    _section(page).locator(".jp-LauncherCard", has_text="WEAT explorer").click()
+    _section(page).locator(".jp-LauncherCard", has=page.locator(".jp-LauncherCard-label",
+                                                             has_text=re.compile("^WEAT explorer$"))).click()
     page.wait_for_function(
         f"""() => {{
             const w = {APP}.shell.currentWidget;

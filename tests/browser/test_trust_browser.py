@@ -6,7 +6,8 @@ that differs from the background) and lie inside the effect-size chart and insid
 interval Python holds; the stability verdict and the alpha and correction behind the star are shown; the sense
 explorer lays its four selectors 4 in a row at 1400 px and 2 + 2 at 600 px, with no chip's remove button alone
 on a line. In Light, the word-influence view: clicking a word shows d without it as the kernel computed it, and
-an edit redraws the view (the new word gets its row, the picked word's d without it changes).
+an edit redraws the view (the new word gets its row, the picked word's d without it changes); switching to
+another test and back keeps the edit, and Undo still undoes it.
 """
 
 from __future__ import annotations
@@ -185,4 +186,16 @@ def test_whiskers_verdict_layout_and_influence(lab_server, page, timings, theme)
     assert float(bars.get_attribute("data-without")) == float(without_now)
     infl.locator("button.esb-infl-more").click()
     expect(infl.locator("g.esb-infl-row[data-word='Alice'][data-set='targ2']")).to_have_count(1)
+
+    # Switching test keeps the edit (issue 31, item 10): back on weat6, Alice is there and Undo removes her.
+    chip = editor.locator(".ewe-chips[data-set='targ2'] .ewe-chip[data-word='Alice']")
+    editor.locator("select.ewe-test-picker").select_option("weat7")
+    expect(bars.locator(".esb-title")).to_contain_text("WEAT 7", timeout=30_000)
+    expect(chip).to_have_count(0)
+    editor.locator("select.ewe-test-picker").select_option("weat6")
+    expect(chip).to_have_count(1, timeout=30_000)
+    expect(editor.locator(".ewe-undo")).to_be_enabled()
+    editor.locator(".ewe-undo").click()
+    expect(chip).to_have_count(0, timeout=30_000)
+    expect(bars).to_have_attribute("data-effect-size", before, timeout=30_000)  # the published weat6 again
     assert not [e for e in page.errors if "embias" in e.lower()], page.errors
