@@ -11,12 +11,15 @@ written exactly as report.html writes them.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import nbformat
 import pytest
 
 from .conftest import (
+    RESULTS,
+    SCREENSHOTS,
     check_contrast,
     clipped_text,
     lab_cmd,
@@ -118,6 +121,40 @@ def test_report_html_at_every_width(browser, report_dir, width, scheme):
     clipped = [c for r in clipped_text(page, "body") for c in r["clipped"]]
     assert clipped == [], f"{label}: text outside its box: {clipped[:5]}"
     check_contrast(page, "body", f"report.html {width}px", scheme)
+    if width == 1000:
+        _screenshot(page, f"report-html-top-{scheme}.png")
+    ctx.close()
+
+
+def _screenshot(page, name: str) -> None:
+    """The first 900 px of the page under test-results/ (and docs/_static/screenshots/ with
+    EMBIAS_UPDATE_SCREENSHOTS=1, as conftest.screenshot_widgets)."""
+    RESULTS.mkdir(exist_ok=True)
+    height = min(900, page.evaluate("document.documentElement.scrollHeight"))
+    page.screenshot(path=str(RESULTS / name), clip={"x": 0, "y": 0, "width": page.viewport_size["width"],
+                                                   "height": height})
+    if os.environ.get("EMBIAS_UPDATE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(RESULTS / name, SCREENSHOTS / name)
+
+
+def test_model_card_renders_as_markdown(browser, report_dir):
+    """MODEL_CARD_BIAS.md rendered as a Markdown page (CommonMark and tables, as the Hub renders a card's body):
+    the results table and caveats show; a screenshot for the docs."""
+    from markdown_it import MarkdownIt
+
+    from embias_widgets.analysis.publish import write_model_cards
+
+    (path,) = write_model_cards(json.loads((report_dir / "report.json").read_text()), report_dir)
+    body = path.read_text().split("---", 2)[2]  # the YAML front matter is metadata, not shown
+    html = MarkdownIt("commonmark").enable("table").render(body)
+    ctx = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = ctx.new_page()
+    page.set_content("<style>body{font:15px/1.5 system-ui,sans-serif;max-width:900px;margin:1rem auto;padding:0 1rem}"
+                     "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:2px 6px}</style>" + html)
+    assert page.locator("h2").first.inner_text() == "Bias evaluation"
+    assert page.locator("table tr").count() > 10 and "Caveats" in page.locator("h3").all_inner_texts()
+    _screenshot(page, "model-card-bias.png")
     ctx.close()
 
 
