@@ -55,15 +55,21 @@ class StereoSetScore:
     stereo_wins: np.ndarray | None = field(default=None, repr=False, compare=False)
     related_wins: np.ndarray | None = field(default=None, repr=False, compare=False)
     targets: np.ndarray | None = field(default=None, repr=False, compare=False)
+    _intervals: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def intervals(self, *, level: float = DEFAULT_LEVEL, n_resamples: int = DEFAULT_RESAMPLES,
                   seed: int = 0) -> StereoSetIntervals | None:
         """Item bootstrap intervals of SS, LMS and ICAT (:func:`~.stereoset_intervals.stereoset_intervals`);
-        ``None`` when the per-item wins were not kept."""
+        ``None`` when the per-item wins were not kept. Kept per (level, n_resamples, seed): a table redrawn
+        after a filter or sort does not resample again."""
         if self.stereo_wins is None or self.related_wins is None:
             return None
-        return stereoset_intervals(self.stereo_wins, self.related_wins, self.targets, average=self.average,
-                                   level=level, n_resamples=n_resamples, seed=seed)
+        key = (level, n_resamples, seed)  # checked by stereoset_intervals on first use
+        if key not in self._intervals:
+            self._intervals[key] = stereoset_intervals(self.stereo_wins, self.related_wins, self.targets,
+                                                       average=self.average, level=level,
+                                                       n_resamples=n_resamples, seed=seed)
+        return self._intervals[key]
 
 
 def icat_score(ss: float, lms: float) -> float:
