@@ -194,9 +194,9 @@ def run_ripa(spec: SectionSpec) -> dict[str, Any]:
                 groups.setdefault(f"{label}: {t.sets()[key].category}", []).extend(t.sets()[key].examples)
     result = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, groups, model=spec.model.name,
                                 **model_options(spec)).run()
-    data = result.to_dict() if hasattr(result, "to_dict") else {}
-    per_word = data.get("ripa_interval") if isinstance(data.get("ripa_interval"), list) else None
-    intervals = [interval({"ripa_interval": i}, "ripa") for i in per_word] if per_word else [None] * len(result.words)
+    records = result.to_dict().get("words", [])  # each scored word with its interval over the relation pairs
+    intervals = ([interval(w, "ripa") for w in records] if len(records) == len(result.words)
+                 and [w.get("word") for w in records] == list(result.words) else [None] * len(result.words))
     has_interval = any(intervals)
     rows = [[w, g, number(s), *([iv] if has_interval else [])]
             for w, g, s, iv in zip(result.words, result.groups, result.ripa, intervals, strict=True)]
