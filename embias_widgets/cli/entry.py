@@ -75,7 +75,7 @@ missing, unreadable or directory path and a failed download); anything else is a
 
 API_NAMES = {
     "weat": {"n_samples": "permutations", "method": "parametric", "models": "model"},
-    "pll": {"format": "format_in", "progress": "no_progress"},
+    "pll": {"format": "format_in"},
     "nli": {"connect_timeout": "timeout", "taus": "tau", "k": "top_k"},
 }
 """Per subcommand, API parameter names (as validation errors name them) whose CLI option has another

@@ -53,6 +53,7 @@ def _pll_inputs() -> list[str]:
     formats = {"crows": "CrowS-Pairs .csv (Nangia et al. 2020)", "stereoset": "StereoSet dev.json or flat .jsonl "
                "(Nadeem et al. 2021)", "sssb": "SSSB .txt (Zhou et al. 2022)"}
     return [*_section("pair files (--pairs, --format-in)", formats),
+            "'--pairs sample': ten bundled pairs in the CrowS-Pairs layout (offline; a demo, not a benchmark).",
             "'embias data fetch crows-pairs stereoset' downloads the published files.", ""]
 
 

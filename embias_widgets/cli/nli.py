@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from ..metrics.neutrality import DEFAULT_TAUS
+from .estimates import LONG_NLI_PAIRS, nli_estimate, progress_default
 from .options import add_device_options, device_options
 
 
@@ -67,7 +69,8 @@ def add_nli(sub: argparse._SubParsersAction) -> None:
     add_device_options(p)
     p.add_argument("--timeout", type=float, default=5.0, metavar="S",
                    help="seconds to wait for a --scheduler to answer (default 5)")
-    p.add_argument("--progress", action="store_true", help="progress bar on stderr")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: on when stderr is a terminal)")
     p.set_defaults(run=run_nli)
 
 
@@ -140,16 +143,19 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
 
     check_level(args.level)  # before any scoring
     source = load_probe(args.probe, style=args.style) if args.probe else CsvPairs(args.pairs)
-    if not args.progress:
+    progress = progress_default(args.progress)  # on at a terminal
+    if not progress:
         _quiet_transformers()
     options = device_options(args)
     taus = tuple(args.tau) if args.tau else DEFAULT_TAUS
     try:
         probe = NliProbe(source, args.model, taus=taus, chunk_size=args.chunk_size, top_k=args.top_k,
                          limit=args.limit, model_options=options)
+        if probe.n_pairs > LONG_NLI_PAIRS:  # size and a measured estimate before hours of scoring
+            print(f"embias nli: {nli_estimate(probe, args.workers)}", file=sys.stderr)
         result = probe.run(scheduler=args.scheduler, workers=args.workers, results_dir=args.results_dir,
                            per_pair=args.per_pair or bool(args.output) or args.by_template,
-                           progress=args.progress,
+                           progress=progress,
                            connect_timeout=args.timeout, fresh=args.fresh)
     except TypeError as err:  # e.g. a model that is not a sequence classifier
         raise ValueError(str(err)) from err

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
+from .estimates import LONG_PLL_PAIRS, pll_estimate, progress_default
 from .options import add_device_options, device_options
 from .tables import print_table
 
@@ -22,8 +24,8 @@ def add_pll(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", required=True, metavar="NAME_OR_PATH",
                    help="registered name (embias-demo-mlm), hub name or local model directory")
     p.add_argument("--pairs", required=True, metavar="FILE",
-                   help="CrowS-Pairs .csv (path or URL), StereoSet .json/.jsonl, SSSB .txt, or the likelihood "
-                   "table's \"Pairs JSON\" export (a .json array)")
+                   help="CrowS-Pairs .csv (path or URL), StereoSet .json/.jsonl, SSSB .txt, the likelihood "
+                   "table's \"Pairs JSON\" export (a .json array), or 'sample' (ten bundled pairs, offline)")
     p.add_argument("--format-in", choices=("crows", "stereoset", "sssb", "pairs"), default=None,
                    help="format of FILE (default: from its extension)")
     from ..models.language_models.scoring import MASKED_METRICS
@@ -52,7 +54,8 @@ def add_pll(sub: argparse._SubParsersAction) -> None:
                    "load average, at least 1: on a shared machine extra threads wait on busy cores and run slower)")
     p.add_argument("--cache-dir", default=None,
                    help="where a downloaded pairs file is kept (default: $EMBIAS_CACHE or ~/.cache/embias-widgets)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: on when stderr is a terminal)")
     p.set_defaults(run=_run_pll)
 
 
@@ -71,8 +74,10 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
     from ..analysis.likelihood.pair_input import is_pairs_json, read_pairs_json
     from ..metrics.score_intervals import check_level
     from ..stimuli.pairs import guess_format, read_pairs
+    from ..stimuli.pairs.sample import resolve_pairs_source
 
     check_level(args.level)  # before any scoring
+    args.pairs = resolve_pairs_source(args.pairs)  # "sample": the bundled pairs, offline
     fmt = args.format_in or guess_format(args.pairs)
     if fmt == "pairs" or (fmt == "stereoset" and not args.format_in and is_pairs_json(args.pairs)):
         fmt, pairs = "pairs", read_pairs_json(args.pairs, limit=args.limit)  # the table's "Pairs JSON" export
@@ -84,7 +89,9 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
     metric = args.metric or ("aul" if fmt == "sssb" else "cps")
     study = PairedLikelihood(pairs, model=args.model, metric=metric, convention=args.convention,
                              decimals=_decimals(args.decimals), token_budget=args.token_budget,
-                             progress=not args.no_progress, **device_options(args))
+                             progress=progress_default(args.progress), **device_options(args))
+    if len(study.pairs) > LONG_PLL_PAIRS:  # size and a measured estimate before minutes of scoring
+        print(f"embias pll: {pll_estimate(study)}", file=sys.stderr)
     result = study.run()
     if result.bias is None:
         first = next((r for r in result.rows if r.error), None)
