@@ -54,6 +54,10 @@ def test_crows_json_intervals_at_a_level(shared_data: Path) -> None:
     _check_group(record, 0.9, 0.0)
     for group in [*record["by_bias_type"].values(), *record["by_direction"].values()]:
         _check_group(group, 0.9, 0.0)
+    for group in record["by_direction"].values():  # metric.py's sub-score: ties left out, no shift
+        k, decided = group["n_more_preferred"], group["n"] - group["n_ties"]
+        ci = stats.binomtest(k, decided).proportion_ci(0.9, method="wilson")
+        assert group["percent_of_decided_interval"]["low"] == pytest.approx(100 * ci.low)
     assert "binomial" in record["p_value_method"]
 
 

@@ -153,3 +153,12 @@ def test_percentile_interval_columns_with_no_finite_value() -> None:
     low, high = percentile_interval(reps, level=0.5, axis=0)
     assert low[0] == pytest.approx(1.5) and high[0] == pytest.approx(2.5) and np.isnan(low[1])
     assert percentile_interval(np.array([np.nan])) is None
+
+
+def test_metric_py_sub_score_interval_leaves_ties_out() -> None:
+    from embias_widgets.metrics.likelihood.pair_intervals import decided_interval
+
+    iv = decided_interval(3, 5)  # 3 of 7 pairs, 2 of them ties: metric.py's sub-score is 3 of 5
+    ci = stats.binomtest(3, 5).proportion_ci(0.95, method="wilson")
+    assert (iv.low, iv.high) == pytest.approx((100 * ci.low, 100 * ci.high)) and "non-tied" in iv.method
+    assert decided_interval(0, 0) is None

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...metrics.likelihood import CONVENTION_LABELS, CONVENTIONS, PairBiasScore, StereoSetScore
-from ...metrics.likelihood.pair_intervals import P_VALUE_METHOD
-from ...metrics.score_intervals import DEFAULT_LEVEL, check_level
+from ...metrics.likelihood.pair_intervals import P_VALUE_METHOD, decided_interval
+from ...metrics.score_intervals import DEFAULT_LEVEL, check_level, interval_dict
 from ...models.language_models.scoring import METRIC_LABELS
 from .chart import bias_chart
 from .groups import group_scores
@@ -44,6 +44,8 @@ def _group_record(g: Any, convention: str, level: float, *, decided: bool = Fals
     out = {"score": g.score, "score_interval": test["score_interval"], "percent_stereo": g.percent_stereo}
     if decided:
         out["percent_of_decided"] = g.percent_of_decided
+        out["percent_of_decided_interval"] = interval_dict(
+            decided_interval(g.n_stereo_preferred, g.n - g.n_ties, level=level))
     out.update(n=g.n)
     if decided:
         out["n_more_preferred"] = g.n_stereo_preferred

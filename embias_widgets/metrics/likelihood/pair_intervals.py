@@ -19,7 +19,7 @@ from typing import Any
 
 from ..score_intervals import DEFAULT_LEVEL, ScoreInterval, binomial_p_value, interval_dict, wilson_interval
 
-__all__ = ["P_VALUE_METHOD", "TIE_RULE", "pair_score_interval", "pair_score_test"]
+__all__ = ["P_VALUE_METHOD", "TIE_RULE", "decided_interval", "pair_score_interval", "pair_score_test"]
 
 TIE_RULE = ("a tie (equal sentence scores after the rounding) counts in n and never in k, as CrowS-Pairs' "
             "metric.py counts it")
@@ -44,3 +44,12 @@ def pair_score_test(k: int, n: int, *, reference: float = 50.0, level: float = D
         "p_value": binomial_p_value(k, n),
         "p_value_method": P_VALUE_METHOD,
     }
+
+
+def decided_interval(k: int, n_decided: int, *, level: float = DEFAULT_LEVEL) -> ScoreInterval | None:
+    """Wilson interval of CrowS-Pairs ``metric.py``'s per-direction sub-score ``100 k / (n - ties)`` (ties left
+    out, as that sub-score leaves them out); ``None`` when every pair is a tie."""
+    method = (f"Wilson score interval of k/(n - ties) x 100 (k = {k} of the {n_decided} non-tied pairs), "
+              "as metric.py's sub-score leaves ties out")
+    interval = wilson_interval(k, n_decided, level=level, method=method)
+    return None if interval is None else interval.scaled(100.0)
