@@ -13,8 +13,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from _cli_inprocess import Run, embias_inprocess
 
+from embias_widgets.analysis.report import runner as report_runner
 from embias_widgets.analysis.report.plan import WEAT_TESTS
 from embias_widgets.analysis.report.sections import outcome
 
@@ -45,6 +47,18 @@ def first_number(spec, chart: bool = False) -> dict:
     value = float(Path(spec.model.name).read_text().split()[1])
     xy = {"x": "value", "y": "row"} if chart and spec.method == "weat" else {}
     return outcome(["row", "value"], [["first number", value]], tests=[{"label": spec.method, "p": 0.5}], **xy)
+
+
+@pytest.fixture(scope="module")
+def vectors_fixture(glove, tmp_path_factory) -> Path:
+    """:func:`write_vectors` once per module (``vectors = vectors_fixture`` in a test module)."""
+    return write_vectors(glove, tmp_path_factory.mktemp("vectors") / "vec.txt")
+
+
+@pytest.fixture
+def stand_in_fixture(monkeypatch):
+    """Every section is :func:`first_number` (``stand_in = stand_in_fixture`` in a test module)."""
+    monkeypatch.setattr(report_runner, "run_section", lambda spec: (first_number(spec), 0.01))
 
 
 def report_json(out: Path) -> dict:

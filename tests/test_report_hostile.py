@@ -17,7 +17,15 @@ from pathlib import Path
 
 import pytest
 from _cli_inprocess import embias_inprocess
-from _report_stand_in import copy_vectors, first_number, report_json, report_ok, report_refused, write_vectors
+from _report_stand_in import (
+    copy_vectors,
+    first_number,
+    report_json,
+    report_ok,
+    report_refused,
+    stand_in_fixture,
+    vectors_fixture,
+)
 
 from embias_widgets.analysis.report import Report, ReportResult, ReportRunError
 from embias_widgets.analysis.report import runner as report_runner
@@ -25,15 +33,7 @@ from embias_widgets.analysis.report.lock import LOCK_NAME, folder_lock
 from embias_widgets.analysis.report.plan import model_id, section_id
 from embias_widgets.analysis.report.store import write_atomic
 
-
-@pytest.fixture(scope="module")
-def vectors(glove, tmp_path_factory) -> Path:
-    return write_vectors(glove, tmp_path_factory.mktemp("vectors") / "vec.txt")
-
-
-@pytest.fixture
-def stand_in(monkeypatch):
-    monkeypatch.setattr(report_runner, "run_section", lambda spec: (first_number(spec), 0.01))
+vectors, stand_in = vectors_fixture, stand_in_fixture  # the fixtures of tests/_report_stand_in.py
 
 
 @pytest.fixture
@@ -150,7 +150,7 @@ def _files(out: Path) -> dict[Path, bytes]:
     return {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != LOCK_NAME}
 
 
-def test_a_refused_rerun_keeps_the_previousreport_json(vectors, tmp_path, stand_in):
+def test_a_refused_rerun_keeps_the_previous_report(vectors, tmp_path, stand_in):
     model, out = copy_vectors(vectors, tmp_path / "vec.txt"), tmp_path / "r"
     report_ok("--model", model, "--out", str(out))
     kept = _files(out)
@@ -221,7 +221,7 @@ def _content(out: Path) -> list:
 
 
 @pytest.mark.parametrize("where", ["in a section", "between the manifest and the section file"])
-def test_a_run_interrupted_anywhere_resumes_to_the_uninterruptedreport_json(vectors, tmp_path, monkeypatch, where):
+def test_a_run_interrupted_anywhere_resumes_to_the_uninterrupted_report(vectors, tmp_path, monkeypatch, where):
     from embias_widgets.analysis.report import store
 
     model = copy_vectors(vectors, tmp_path / "vec.txt")

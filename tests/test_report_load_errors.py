@@ -12,21 +12,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from _report_stand_in import copy_vectors, first_number, report_json, report_ok, write_vectors
+from _report_stand_in import copy_vectors, first_number, report_json, report_ok, stand_in_fixture, vectors_fixture
 
 from embias_widgets.analysis.report import ReportFileError, ReportResult
 from embias_widgets.analysis.report import runner as report_runner
 from embias_widgets.analysis.report.plan import model_id
 
-
-@pytest.fixture(scope="module")
-def vectors(glove, tmp_path_factory) -> Path:
-    return write_vectors(glove, tmp_path_factory.mktemp("vectors") / "vec.txt")
-
-
-@pytest.fixture
-def stand_in(monkeypatch):
-    monkeypatch.setattr(report_runner, "run_section", lambda spec: (first_number(spec), 0.01))
+vectors, stand_in = vectors_fixture, stand_in_fixture  # the fixtures of tests/_report_stand_in.py
 
 
 @pytest.fixture
