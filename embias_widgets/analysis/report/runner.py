@@ -147,7 +147,9 @@ class Report:
         recorded in ``report.json`` and are part of the resume fingerprint; a half precision states its
         tolerance in the notes of the sections it changes.
     fresh
-        Delete the saved sections in ``out`` first (otherwise a resume of the very same run, else refused).
+        Delete the saved sections in ``out`` once the run's checks have passed (otherwise a resume of the very
+        same run, else refused). ``out`` is locked while the run writes: a second run on it is refused, naming
+        the first (:mod:`.lock`).
     """
 
     def __init__(self, models: Sequence[str] | str, out: str | Path | None = None, quick: bool = False,
