@@ -126,17 +126,37 @@ def test_leave_one_out_equals_weat_without_the_word(variant, ddof):
                 assert loo.pvalue[key][i] == direct.pvalue  # exact: the same splits, counted alike
 
 
+def test_leave_one_out_parametric_p_equals_weat_without_the_word():
+    sets = _sets(np.random.default_rng(3))
+    cos_a, cos_b, n_x = _cosines(sets)
+    loo = leave_one_out(cos_a, cos_b, n_x, method="parametric", alternative="two-sided", rng=0)
+    for key in KEYS:
+        for i in range(len(sets[key])):
+            direct = _direct({**sets, key: np.delete(sets[key], i, axis=0)}, method="parametric",
+                             alternative="two-sided")
+            assert loo.pvalue[key][i] == pytest.approx(direct.pvalue, abs=1e-12)
+
+
 def test_leave_one_out_sampled_p_within_monte_carlo_error():
     sets = _sets(np.random.default_rng(5), sizes=(14, 14, 6, 6), shift=0.05)
     cos_a, cos_b, n_x = _cosines(sets)
     loo = leave_one_out(cos_a, cos_b, n_x, n_samples=20_000, rng=1)
-    assert not loo.exact["targ1"] and (loo.n_permutations["attr1"] == 10_000).all()
-    assert 4_000 < loo.n_permutations["targ1"].min() <= loo.n_permutations["targ1"].max() < 6_000
+    assert not loo.exact["targ1"] and (loo.n_permutations["attr1"] == 20_000).all()  # the run's n_samples
+    assert 8_000 < loo.n_permutations["targ1"].min() <= loo.n_permutations["targ1"].max() < 12_000
     for key, i in (("targ1", 0), ("targ2", 3), ("attr1", 2)):
         direct = _direct({**sets, key: np.delete(sets[key], i, axis=0)}, n_samples=20_000, rng=2)
         n = loo.n_permutations[key][i]
         se = np.sqrt(max(direct.pvalue * (1 - direct.pvalue), 1e-3) * (1 / n + 1 / 20_000))
+        assert n >= 8_000
         assert abs(loo.pvalue[key][i] - direct.pvalue) < 5 * se
+
+
+def test_influence_samples_keep_the_runs_precision_up_to_a_budget():
+    from embias_widgets.metrics.robustness import influence_samples
+
+    assert influence_samples(50, 100_000) == 100_000  # weat1's 25 + 25: as many splits as the run
+    assert influence_samples(700, 100_000) == (1 << 23) // 700  # 350 + 350: the cell budget
+    assert influence_samples(5_000, 100_000) == 10_000 and influence_samples(50, 5_000) == 5_000
 
 
 def test_a_one_word_attribute_set_leaves_d_undefined_without_it():

@@ -32,19 +32,30 @@ from .samplers import _random_subset_indicators, sampling_block_rows
 from .validation import check_options
 
 __all__ = [
+    "INFLUENCE_CELLS",
     "ROBUSTNESS_SAMPLES",
     "LeaveOneOut",
     "SubsetStability",
     "associations_from_cosines",
     "column_pvalues",
     "effect_sizes_by_row",
+    "influence_samples",
     "leave_one_out",
     "subset_stability",
 ]
 
-#: Most sampled splits per configuration in influence and stability p-values (exact enumeration, when the run
-#: was exact, is kept): 10,000 resolve p to 1e-4, enough to tell p from an alpha of 0.01 or 0.05.
+#: Fewest sampled splits the influence and stability p-values are allowed to cap the run's ``n_samples`` to
+#: (exact enumeration, when the run was exact, is kept): 10,000 resolve p to 1e-4.
 ROBUSTNESS_SAMPLES = 10_000
+#: Split-indicator cells (splits x pooled items) word influence may draw: up to this budget it uses the run's own
+#: ``n_samples`` (100,000 by default: every test up to 83 target items), so p without a word has the Monte
+#: Carlo precision of the run's p; larger tests draw ``max(ROBUSTNESS_SAMPLES, budget / n)`` splits.
+INFLUENCE_CELLS = 1 << 23
+
+
+def influence_samples(n: int, n_samples: int) -> int:
+    """Sampled splits of word influence for n pooled target items: ``min(n_samples, max(10,000, 2**23 / n))``."""
+    return min(n_samples, max(ROBUSTNESS_SAMPLES, INFLUENCE_CELLS // n))
 
 
 def associations_from_cosines(cos_a: np.ndarray, cos_b: np.ndarray, variant: str = "mean") -> np.ndarray:
@@ -106,6 +117,39 @@ class _Tails:
         if self.alternative != "greater":
             hit = null <= self.observed + self.gamma
             self.less += np.count_nonzero(hit if mask is None else hit & mask, axis=0)
+
+    def add_own_set(self, full: np.ndarray, ind: np.ndarray, n_x: int, shift: np.ndarray) -> None:
+        """Word influence's target configurations from one block of the full test's splits ``ind``: item i's
+        configuration keeps the splits that put it in its own set (X for i < n_x) and its statistic is
+        ``full + shift_i``. As ``full + shift_i >= S_i - gamma_i`` is ``full >= S_i - shift_i - gamma_i``, the
+        counts are one product of the indicators with a few 0/1 (or moment) vectors over the splits; only splits
+        within the configurations' tie tolerances of each other are compared one by one."""
+        tails = [(t, sign) for t, sign in (("greater", 1.0), ("less", -1.0))
+                 if not self.parametric and self.alternative in (t, "two-sided")]
+        columns, unsure = [np.ones(len(full))], {}
+        if self.parametric:
+            columns += [full, full * full]
+        for tail, sign in tails:
+            threshold = self.observed - shift - sign * self.gamma  # a hit: sign * (full - threshold) >= 0
+            lo, hi = (threshold.min(), threshold.max()) if sign > 0 else (threshold.max(), threshold.min())
+            columns.append((sign * (full - hi) >= 0).astype(np.float64))  # beyond every threshold
+            unsure[tail] = (threshold, np.flatnonzero((sign * (full - lo) >= 0) & (sign * (full - hi) < 0)), sign)
+        stacked = np.column_stack(columns)
+        t = stacked.T @ ind  # (vectors, items): each vector summed over the splits with the item in X
+        own = np.concatenate([t[:, :n_x], stacked.sum(axis=0)[:, None] - t[:, n_x:]], axis=1)
+        self.count += own[0]
+        if self.parametric:
+            f1, f2 = own[1], own[2]
+            self.moments += (f1 + shift * own[0], f2 + 2 * shift * f1 + shift * shift * own[0])
+            return
+        for row, (tail, _) in enumerate(tails, start=1):
+            counts = own[row]
+            threshold, rows, sign = unsure[tail]
+            if rows.size:
+                keeps = np.concatenate([ind[rows, :n_x] > 0.5, ind[rows, n_x:] < 0.5], axis=1)
+                counts = counts + np.count_nonzero(
+                    keeps & (sign * (full[rows, None] - threshold[None, :]) >= 0), axis=0)
+            getattr(self, tail)[...] += counts
 
     def pvalues(self, exact: bool) -> tuple[np.ndarray, np.ndarray]:
         """p per configuration (sampled: the observed split added, ``(1 + #) / (count + 1)``) and its splits."""
@@ -213,11 +257,12 @@ def _loo_pvalues(
     targets = _Tails(observed + shift, alternative, parametric)
     attributes = _Tails(2.0 * values[:n_x].sum(axis=0) - a_total, alternative, parametric)
     blocks, exact = _indicator_blocks(n, n_x, n_samples, rng)
+    both = np.column_stack([s, values])  # one product per block for the full test and every attribute column
     for ind in blocks:
-        full = 2.0 * (ind @ s) - total
-        in_x = ind > 0.5
-        targets.add(full[:, None] + shift[None, :], np.concatenate([in_x[:, :n_x], ~in_x[:, n_x:]], axis=1))
-        attributes.add(2.0 * (ind @ values) - a_total)
+        sums = ind @ both
+        full = 2.0 * sums[:, 0] - total
+        targets.add_own_set(full, ind, n_x, shift)
+        attributes.add(2.0 * sums[:, 1:] - a_total)
     p_targets, count_targets = targets.pvalues(exact)
     p_attr, count_attr = np.full(len(attribute_rows), np.nan), np.zeros(len(attribute_rows))
     p_attr[ok], count_attr[ok] = attributes.pvalues(exact)
@@ -227,13 +272,14 @@ def _loo_pvalues(
 def leave_one_out(
     cos_a: np.ndarray, cos_b: np.ndarray, n_x: int, *, variant: str = "mean", ddof: int = 1,
     n_samples: int = 100_000, alternative: str = "greater", method: str = "auto",
-    rng: np.random.Generator | int | None = None, max_sampled: int = ROBUSTNESS_SAMPLES,
+    rng: np.random.Generator | int | None = None, max_sampled: int | None = None,
 ) -> LeaveOneOut:
     """d and p of the test with each item of each set left out, all other choices unchanged.
 
     ``cos_a`` (targets x A) and ``cos_b`` (targets x B) hold the cosines of the target items, X's ``n_x``
     first. p is exact when the full test's is (``C(n, n_x) <= n_samples``), else from
-    ``min(n_samples, max_sampled)`` uniform splits of the full test (seeded by ``rng``) shared by every
+    ``min(n_samples, max_sampled)`` uniform splits of the full test (``max_sampled``: by default
+    :func:`influence_samples`, the run's ``n_samples`` up to 83 target items; seeded by ``rng``) shared by every
     configuration: an attribute item's configuration uses them all, a target item's those that put the item in
     its own set (about ``n_x / n`` of them for X; see :func:`_loo_pvalues`). Vectorised: one matrix product per
     block of splits for all configurations.
@@ -250,6 +296,7 @@ def leave_one_out(
         "attr2": (reduce(cos_a, axis=1)[None, :] - _attribute_dropped(cos_b, variant), n_x),
     }
     n_a = cos_a.shape[1]
+    max_sampled = influence_samples(n, n_samples) if max_sampled is None else max_sampled
     samples = n_samples if math.comb(n, n_x) <= n_samples else min(n_samples, max_sampled)
     attribute_rows = np.vstack([configs["attr1"][0], configs["attr2"][0]])
     p, count, exact = _loo_pvalues(s, n_x, attribute_rows, n_samples=samples, alternative=alternative,

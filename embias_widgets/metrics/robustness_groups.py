@@ -28,6 +28,7 @@ from .robustness import (
     associations_from_cosines,
     column_pvalues,
     effect_sizes_by_row,
+    influence_samples,
     kept_size,
 )
 from .validation import check_options
@@ -71,17 +72,19 @@ def _by_shape(rows: list[np.ndarray], n_xs: list[int], ddof: int, **options) -> 
 def leave_groups_out(
     cos_a: np.ndarray, cos_b: np.ndarray, n_x: int, groups: Groups, *, variant: str = "mean", ddof: int = 1,
     n_samples: int = 100_000, alternative: str = "greater", method: str = "auto",
-    rng: np.random.Generator | int | None = None, max_sampled: int = ROBUSTNESS_SAMPLES,
+    rng: np.random.Generator | int | None = None, max_sampled: int | None = None,
 ) -> LeaveOneOut:
     """d and p with each group (a word's items) of each set left out; ``groups`` as in the module docstring.
 
     A target word removes its rows from s; an attribute word its columns from the mean (or max). p: each
     configuration's own permutation test, configurations of the same sizes sharing their splits (exact when
-    ``C(n', k') <= n_samples``, else ``min(n_samples, max_sampled)`` sampled, seeded by ``rng``).
+    ``C(n', k') <= n_samples``, else ``min(n_samples, max_sampled)`` sampled, seeded by ``rng``; ``max_sampled``
+    by default :func:`~embias_widgets.metrics.robustness.influence_samples`).
     """
     check_options(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative, method=method, seed=rng)
     cos_a, cos_b = np.asarray(cos_a, dtype=np.float64), np.asarray(cos_b, dtype=np.float64)
     s = associations_from_cosines(cos_a, cos_b, variant)
+    max_sampled = influence_samples(len(s), n_samples) if max_sampled is None else max_sampled
     reduce = np.max if variant == "max" else np.mean
     rows: dict[str, list[np.ndarray]] = {}
     n_xs: dict[str, list[int]] = {}

@@ -136,7 +136,13 @@ def influence_records(
 def influence_method(result: Any, loo: LeaveOneOut, rule: str) -> str:
     """How the influence records (from ``loo``) were computed, in words."""
     exact = all(loo.exact.values())
-    how = "exact permutation tests" if exact else "sampled permutation tests (splits shared by every word, seeded)"
+    if exact:
+        how = "exact permutation tests"
+    else:
+        n = int(max(c.max() for c in loo.n_permutations.values() if len(c)))
+        how = (f"sampled permutation tests: {n:,} uniform splits of the full test shared by every word, seeded (a "
+               "target word's test uses those that put it in its own set, about half); Monte Carlo error of each p "
+               "about sqrt(p (1 - p) / splits), so a p near alpha may flip by chance")
     unit = "word (all its sentences)" if result.item_words is not None else "word"
     return (f"each {unit} of each set left out in turn, every other choice kept (variant, ddof, seed); p from "
             f"{how}; flips_significance: the test's significance changes, significant meaning {rule}")
