@@ -43,3 +43,21 @@ def test_viewer_front_end_renders_text_only():
 
     source = (Path(__file__).resolve().parents[1] / "js" / "report_viewer.js").read_text()
     assert "innerHTML" not in source and "insertAdjacentHTML" not in source
+
+
+def test_viewer_sends_the_blocks_report_html_is_drawn_from():
+    """The front end draws ``page`` (analysis.publish.page of the report): the same blocks as report.html, with
+    seed and alpha as written (0 and 0.01, not blanks)."""
+    from embias_widgets.analysis.publish import page
+
+    report = _report()
+    report["provenance"]["options"].update(seed=0, alpha=0.01)
+    viewer = ReportViewer(report)
+    assert viewer.page == page(report)
+    assert "seed 0 · alpha 0.01" in viewer.page[1]["text"]
+    assert viewer.page[0] == {"t": "h", "level": 1, "text": "\u2068t\u2069"}
+    with pytest.raises(traitlets.TraitError):
+        viewer.report = {"schema": "something-else"}
+    assert viewer.page == page(report)  # a refused report leaves the page as it was
+    viewer.report = {}
+    assert viewer.page == []
