@@ -106,8 +106,8 @@ def require_models_extra(needed_by: str) -> None:
 def missing_path_error(name: str, what: str, registered: Iterable[str]) -> ModelNotFoundError:
     """A name that can only be a path, and nothing is there."""
     return ModelNotFoundError(
-        f"no file or directory at {str(Path(name).expanduser())!r}, and {name!r} is not a registered {what} name"
-        f"{_did_you_mean(name, registered)}: check the path (registered: {', '.join(registered)})")
+        f"unknown {what} {name!r}: no file or directory at {str(Path(name).expanduser())!r}, and not a registered "
+        f"name{_did_you_mean(name, registered)}: check the path (registered: {', '.join(registered)})")
 
 
 def locate_hub_model(name: str, *, what: str = "model", registered: Iterable[str] = ()) -> None:
