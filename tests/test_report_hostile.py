@@ -77,6 +77,13 @@ def test_models_whose_names_look_alike_keep_their_own_sections_and_figures(vecto
     assert (out / "sections").is_dir() and len(list((out / "sections").glob("*--*.json"))) == 3 * len(models)
 
 
+@pytest.mark.parametrize("name", ["", "  "])
+def test_an_empty_model_name_is_said_to_be_empty(tmp_path, name):
+    err = report_refused("--model", name, "--out", str(tmp_path / "r"))
+    assert err.startswith("embias report: error: the model name is empty: give a registered name (")
+    assert not (tmp_path / "r" / "report.json").exists()
+
+
 def test_a_model_path_of_280_characters(vectors, tmp_path, figures):
     deep = tmp_path.joinpath(*["d" * 60] * 5)
     model = copy_vectors(vectors, deep / "vectors.txt")

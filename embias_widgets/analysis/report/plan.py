@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...models.errors import ModelNotFoundError
+from ...models.names import check_name
 from ...models.registry import BUILTIN_MODELS, registered_kind
 from ...stimuli.pairs import is_url
 
@@ -145,6 +147,10 @@ def _file_kind(path: Path) -> str:
 
 def model_kind(name: str) -> str:
     """The kind of a model given by registered name, ``gloss:<encoder>``, file, directory or cached hub name."""
+    try:
+        check_name(name, registered=sorted(BUILTIN_MODELS))  # "" would be read as the folder "."
+    except ModelNotFoundError as err:
+        raise ReportInputError(str(err)) from None
     registered = registered_kind(name)
     if registered is not None:
         if registered not in _REGISTRY_KINDS:
