@@ -107,8 +107,8 @@ class SectionStore:
             return None
         expected = self._checksums.get(path.name)
         if expected is None:
-            self._damaged(section_id, path, f"is not listed in {SECTIONS_DIR}/{MANIFEST} (written by an older version "
-                          "or the manifest was lost), so it cannot be checked")
+            self._damaged(section_id, path, f"cannot be checked: it is not listed in {SECTIONS_DIR}/{MANIFEST} (an "
+                          "older version wrote it, or the manifest was lost)")
             return None
         if _sha256(raw) != expected:
             self._damaged(section_id, path, f"does not match its sha256 in {SECTIONS_DIR}/{MANIFEST}: it was edited "
