@@ -122,7 +122,7 @@ def test_bars_without_a_result_interval_draw_none():
     assert bars.effect_size_interval == {} and bars.influence == [] and bars.stability == {}
 
 
-def test_sense_explorer_draws_the_sense_level_interval(tmp_path):
+def test_sense_explorer_draws_the_sense_levels_interval_verdict_and_influence(tmp_path):
     from _tiny_senses import occupations_spec, write_tiny_lmms
 
     from embias_widgets.analysis.senses import SenseAssociationTest
@@ -135,3 +135,9 @@ def test_sense_explorer_draws_the_sense_level_interval(tmp_path):
     assert explorer.sense_bars.effect_size_interval["level"] == 0.95
     assert explorer.word_bars.effect_size_interval == {}  # the word level has none: no whiskers drawn
     assert explorer.sense_bars.correction == "none (one test)"
+    stability = result.stability(alpha=explorer.sense_bars.alpha)
+    assert explorer.sense_bars.stability["verdict"] == stability["verdict"]
+    assert explorer.sense_bars.stability["rule"] == stability["rule"]
+    records = result.influence(alpha=explorer.sense_bars.alpha)
+    assert [{k: v for k, v in r.items() if k != "mover"} for r in explorer.sense_bars.influence] == records
+    assert explorer.word_bars.influence == [] and explorer.word_bars.stability == {}

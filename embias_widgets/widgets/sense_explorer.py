@@ -30,7 +30,7 @@ from ..analysis.senses import (
     describe,
     load_wordnet,
 )
-from .effect_size_bars import EffectSizeBars
+from .effect_size_bars import EffectSizeBars, robustness_of
 from .sense_selector import SenseSelector
 from .sense_sets_bar import SenseSetsBar
 
@@ -171,15 +171,19 @@ class SenseWeatExplorer(ipywidgets.VBox):
                     elapsed_ms=elapsed_ms,
                     provisional_of=result.provisional_of_level(level),
                     note=note,
-                    effect_size_interval=_interval_of(result, level),
+                    **_trust_of(result, level, bars.alpha),
                 )
 
 
-def _interval_of(result: SenseAssociationResult, level: str) -> dict[str, Any] | None:
-    """The bootstrap interval of the sense level's d (items resampled within each set), where the result
-    holds one; the word level has none (its bars then carry no whiskers)."""
-    record = getattr(result, "interval_record", None)
-    return record() if level == "sense" and callable(record) else None
+def _trust_of(result: SenseAssociationResult, level: str, alpha: float) -> dict[str, Any]:
+    """What the bars show of how far to trust a level's d: for the sense level, the result's interval and,
+    once its p is final, each item's influence and the stability verdict (:func:`robustness_of`, at the bars'
+    alpha); the word level has none of them (its bars carry no whiskers)."""
+    if level != "sense":
+        return {"effect_size_interval": None, "influence": None, "stability": None}
+    if result.provisional_of_level(level) is not None:  # the influence and stability p's wait for the full run
+        return {"effect_size_interval": result.interval_record(), "influence": None, "stability": None}
+    return robustness_of(result, alpha)
 
 
 def shared_extent(row_sets: Any) -> list[float]:
