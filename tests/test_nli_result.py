@@ -58,7 +58,7 @@ def test_to_dict_is_the_cli_object(result):
     measures = {k for k in data["pairs"] if not k.endswith("_interval")}
     assert measures == {"net_neutral", "fraction_neutral", "threshold_0.4", "threshold_0.6", "n"}
     assert len(data["top_entailment"]) == 3
-    assert list(result.frame().columns) == ["level", "measure", "value"]
+    assert list(result.frame().columns) == ["level", "measure", "value", "low", "high"]  # intervals: issue 28
 
 
 def test_heatmap_grid_and_cell_pairs_come_from_the_result(result):

@@ -145,3 +145,14 @@ def test_cli_level_and_by_template(tmp_path) -> None:
                  "--by-template", "--device", "cpu"], out=out) == 0
     text = out.getvalue()
     assert "most neutral" in text and "intervals (0.95)" in text and "[" in text
+
+
+def test_frame_and_summary_carry_the_intervals(result) -> None:
+    frame = result.frame(level=0.9).set_index(["level", "measure"])
+    d = result.to_dict(level=0.9)
+    for name in ("pairs", "word_pairs"):
+        iv = d[name]["fraction_neutral_interval"]
+        assert frame.loc[(name, "fraction_neutral"), "low"] == iv["low"]
+        assert frame.loc[(name, "net_neutral"), "high"] == d[name]["net_neutral_interval"]["high"]
+    nn = result.to_dict()["pairs"]["net_neutral_interval"]
+    assert f"[{nn['low']:.4f}, {nn['high']:.4f}]" in result.summary()

@@ -98,13 +98,20 @@ class NliProbeResult:
     # -- the four answers of every study ----------------------------------------------------------------
     def summary(self) -> str:
         """The probe, the model, how many pairs, and NN, FN, T:tau at both levels, with the notes."""
-        s = self.scores()
+        s, ivs = self.scores(), self.intervals()
+
+        def bounds(name: str, measure: str) -> str:
+            iv = ivs[name].get(measure)
+            return "" if iv is None else f" [{iv.low:.4f}, {iv.high:.4f}]"
+
         lines = [f"NLI probe {self.probe} on {self.model}: {self.n_scored:,} sentence pairs, "
-                 f"{s.n_word_pairs:,} word pairs (Dev et al. 2020; 1 = all neutral, the unbiased value)"]
+                 f"{s.n_word_pairs:,} word pairs (Dev et al. 2020; 1 = all neutral, the unbiased value; "
+                 "[95% interval]: t for NN, Wilson for FN)"]
         for name in ("pairs", "word_pairs"):
             level = s.level(name)
             taus = ", ".join(f"T:{tau:g} {value:.4f}" for tau, value in level.thresholds)
-            lines.append(f"  {name}: NN {level.net_neutral:.4f}, FN {level.fraction_neutral:.4f}, {taus} "
+            lines.append(f"  {name}: NN {level.net_neutral:.4f}{bounds(name, 'net_neutral')}, FN "
+                         f"{level.fraction_neutral:.4f}{bounds(name, 'fraction_neutral')}, {taus} "
                          f"({LEVEL_NOTES[name]})")
         lines.extend(f"note: {note}" for note in (*self.notes, *([DEMO_NOTE] if self.is_demo else [])))
         return "\n".join(lines)
@@ -157,14 +164,18 @@ class NliProbeResult:
             out["templates"] = self.templates(level=level)
         return out
 
-    def frame(self) -> Any:
-        """Tidy: one row per (level, measure) with its value (``threshold_<tau>`` for T:tau)."""
+    def frame(self, *, level: float = DEFAULT_LEVEL) -> Any:
+        """Tidy: one row per (level, measure) with its value (``threshold_<tau>`` for T:tau) and the bounds of
+        its interval at ``level`` (``low``, ``high``; NaN where undefined; :meth:`intervals`)."""
         import pandas as pd
 
-        s = self.scores()
-        rows = [{"level": name, "measure": m, "value": v}
+        s, ivs = self.scores(), self.intervals(level)
+        nan = float("nan")
+        rows = [{"level": name, "measure": m, "value": v,
+                 "low": nan if ivs[name].get(m) is None else ivs[name][m].low,
+                 "high": nan if ivs[name].get(m) is None else ivs[name][m].high}
                 for name in ("pairs", "word_pairs") for m, v in s.level(name).to_dict().items()]
-        return pd.DataFrame(rows, columns=["level", "measure", "value"])
+        return pd.DataFrame(rows, columns=["level", "measure", "value", "low", "high"])
 
     def chart(self) -> Any:
         """Bars of NN, FN, T:tau at both levels (1 = neutral everywhere, the unbiased value)."""
