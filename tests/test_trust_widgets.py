@@ -140,3 +140,17 @@ def test_explorer_is_not_stale_while_a_new_run_scores() -> None:
     ex.run()
     assert seen[0] == (0, False)  # the run just started: old numbers cleared, nothing called stale
     assert not ex.stale
+
+
+def test_result_chart_and_intervals_frame_carry_the_wilson_interval(table: PairedLikelihoodTable) -> None:
+    result = table.result
+    spec = result.chart().to_dict()
+    assert [layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
+            for layer in spec["layer"]] == ["bar", "rule", "rule"]
+    frame = result.intervals_frame().set_index("name")
+    rows = {r["group"]: r for r in next(iter(spec["datasets"].values()))}
+    for name in ("all pairs", "gender"):
+        assert rows[name]["low"] == pytest.approx(frame.loc[name, "low"])
+        assert rows[name]["high"] == pytest.approx(frame.loc[name, "high"])
+    k, n = result.bias.n_stereo_preferred, result.bias.n
+    assert frame.loc["all pairs", "p_value"] == pytest.approx(stats.binomtest(k, n, 0.5).pvalue)
