@@ -98,7 +98,7 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
     labels = list(dict.fromkeys(r["label"] for r in rows))
     y = alt.Y("label:N", title=y_title, sort=labels, axis=alt.Axis(labelLimit=120, titleLimit=200))
     x = alt.X("value:Q", title=wrap(x_title, 40), scale=alt.Scale(zero=False, nice=True, padding=14),
-              axis=alt.Axis(tickCount=4, labelOverlap="greedy", labelFlush=True, grid=True))
+              axis=alt.Axis(tickCount=4, labelOverlap="greedy", labelSeparation=8, labelFlush=True, grid=True))
     base = alt.Chart(alt.Data(values=data))
     bars = base.mark_bar(strokeWidth=1).encode(x=x, x2="ref:Q", y=y, color=color, stroke=color,
                                               opacity=_opacity(data, alpha, room))
@@ -119,7 +119,7 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
                             for i, layer in enumerate(layers)])
     step = 14 * len(models) + 6 if several else 18
     spec = chart.properties(
-        width=WIDTH, height=alt.Step(step),
+        width=WIDTH, height=max(54, step * len(labels)),
         title=alt.TitleParams(wrap(title, 46), subtitle=wrap(subtitle, 52) if subtitle else alt.Undefined,
                               anchor="start", fontSize=FONT + 1, subtitleFontSize=FONT),
     )
