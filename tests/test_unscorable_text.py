@@ -98,3 +98,21 @@ def test_a_cased_model_refuses_control_tokens_it_would_read_as_such():
     with pytest.raises(ValueError, match="only as unknown tokens"):
         scorer.score_sentences(["😀"])
     assert len(scorer.score_sentences(["The nurse is here."])) == 1
+
+
+@pytest.mark.slow  # a quick report of a masked LM: four sections
+def test_the_report_marks_crows_pairs_failed_instead_of_publishing_it(tmp_path):
+    """The report published CrowS-Pairs as done at -50.0 for such a model; its sections now fail with the
+    reason, and nothing is scored from unknown tokens."""
+    broken = tmp_path / "broken-mlm"
+    shutil.copytree(tiny_mlm_dir(), broken)
+    for name in ("vocab.txt", "tokenizer.json"):
+        (broken / name).unlink(missing_ok=True)
+    out = tmp_path / "report"
+    run = embias_inprocess("report", "--model", str(broken), "--quick", "--out", str(out), "--no-progress",
+                           "--no-html", "--crows-pairs", str(_pairs(tmp_path, ORDINARY)))
+    assert run.returncode == 0, run.stderr
+    sections = {s["method"]: s for s in json.loads((out / "report.json").read_text())["sections"]}
+    assert sections["crows-pairs"]["status"] == "failed"
+    assert "turns ordinary text into unknown tokens only" in sections["crows-pairs"]["reason"]
+    assert not any(s["status"] == "done" for s in sections.values())
