@@ -10,6 +10,7 @@ headline written with :mod:`embias_widgets.formatting`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...formatting import column_kinds, format_interval, format_value
@@ -103,7 +104,12 @@ def headline(section: dict[str, Any]) -> dict[str, Any] | None:
 
 def demo_notes(section: dict[str, Any]) -> list[str]:
     """The section's notes that warn of a DEMO model (shown first in the section and at the top)."""
-    return [n for n in section.get("notes") or [] if DEMO_MARK in n]
+    return [n for n in section.get("notes") or [] if is_demo_note(n)]
+
+
+def is_demo_note(note: str) -> bool:
+    """A note warning that the numbers come from a demo model (``DEMO ...`` or ``demo model: ...``)."""
+    return bool(re.search(rf"\b{DEMO_MARK}\b", note)) or note.lower().startswith("demo model")
 
 
 SHORT = {"weat": "WEAT", "ripa": "RIPA", "debias": "debiasing check", "seat": "SEAT", "sense-weat": "sense WEAT",

@@ -150,8 +150,11 @@ def _coverage(report: dict[str, Any]) -> list[dict[str, Any]]:
         row: list[Any] = [TITLES.get(meth, meth)]
         for m in models:
             s = by.get((meth, m["name"]))
-            row.append("not applicable (" + m["kind"] + ")" if s is None else "run" if s["status"] == "done"
-                       else f"{s['status']}: {user(s['reason'])}")
+            if s is None:
+                row.append("not applicable (" + m["kind"] + ")" if meth not in SECTIONS_BY_KIND.get(m["kind"], ())
+                           else "not run (needs --pairs FILE)" if meth == "sssb" else "not run")
+            else:
+                row.append("run" if s["status"] == "done" else f"{s['status']}: {user(s['reason'])}")
         rows.append(row)
     return [_h(2, "What ran on which model"), _table(["method", *(m["name"] for m in models)], rows,
                                                       ["text"] * (len(models) + 1))]

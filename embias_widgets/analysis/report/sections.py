@@ -89,9 +89,19 @@ def interval_column(intervals: list[dict[str, Any] | None]) -> str:
 
 
 def interval_note(intervals: list[dict[str, Any] | None]) -> list[str]:
-    """What each interval method of the section resampled, in words (one note per method)."""
-    methods = dict.fromkeys(f"{i['level'] * 100:g}% interval: {i['method']}" for i in intervals if i and i["method"])
-    return list(methods)
+    """What each interval method of the section resampled, in words: one note per method, the first row's
+    wording standing for the rows whose wording differs only in their counts (k, n)."""
+    import re
+
+    seen: dict[str, str] = {}
+    for i in intervals:
+        if i and i["method"]:
+            seen.setdefault(re.sub(r"\d[\d,.]*", "#", i["method"]), f"{i['level'] * 100:g}% interval: {i['method']}")
+    notes = list(seen.values())
+    n_rows = sum(1 for i in intervals if i)
+    if len(notes) == 1 and n_rows > 1 and len({i["method"] for i in intervals if i}) > 1:
+        notes[0] += " (the first row's wording; each row with its own counts)"
+    return notes
 
 
 def model_options(spec: SectionSpec) -> dict[str, Any]:
