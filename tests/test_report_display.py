@@ -236,3 +236,11 @@ def test_model_card_is_valid_hub_metadata(mixed):
     lm = ModelCard(model_card(mixed, "embias-demo-mlm"))
     assert lm.data.eval_results[0].dataset_type == "nyu-mll/crows_pairs"
     assert "> DEMO masked LM" in model_card(mixed, "embias-demo-mlm")
+
+
+def test_demo_warnings_are_told_from_notes_naming_a_demo_model():
+    from embias_widgets.analysis.publish.findings import is_demo_note
+
+    assert is_demo_note("demo model: a small offline MLM for trying the method; its scores say nothing ...")
+    assert is_demo_note("DEMO NLI model: a small offline head")
+    assert not is_demo_note("model embias-demo-mlm: 8 pairs scored") and not is_demo_note("democratic party")
