@@ -50,3 +50,13 @@ def test_ripa_interval_in_json_and_points(toy: StaticVectors) -> None:
     none = study.run(n_resamples=0)
     assert none.to_dict()["words"][0]["ripa_interval"] is None
     assert none.points()[-1]["low"] is None and np.isnan(none.frame()["ripa_low"][0])
+
+
+def test_chart_draws_each_interval(toy: StaticVectors) -> None:
+    result = RelationProjection([("she", "he"), ("woman", "man")], ["nurse"], model=toy).run(n_resamples=200)
+    spec = result.chart().to_dict()
+    marks = [layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"] for layer in spec["layer"]]
+    assert marks[:2] == ["rule", "rule"]  # the zero line, then the intervals
+    rows = next(rows for rows in spec["datasets"].values() if "word" in rows[0])
+    nurse = next(r for r in rows if r["word"] == "nurse")
+    assert (nurse["low"], nurse["high"]) == tuple(result.frame().loc[0, ["ripa_low", "ripa_high"]])

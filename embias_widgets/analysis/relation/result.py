@@ -186,7 +186,7 @@ class RelationProjectionResult:
         setup_charts()
 
         data = pd.DataFrame(self.points(include_pairs=include_pairs),
-                            columns=["word", "group", "ripa", "label_lane"])
+                            columns=["word", "group", "ripa", "label_lane", "low", "high"])
         base = alt.Chart(data, title=self.summary())
         y = alt.Y("group:N", title=None, sort=None)
         points = base.mark_circle(size=70).encode(
@@ -202,4 +202,8 @@ class RelationProjectionResult:
             for lane, dy in ((0, -10), (1, 12))
         )
         zero = alt.Chart(pd.DataFrame({"ripa": [0.0]})).mark_rule(color="#999").encode(x="ripa:Q")
-        return (zero + points + above + below).properties(width=560)
+        # each word's bootstrap interval over the relation pairs (b recomputed), a line through its dot
+        whiskers = base.transform_filter("isValid(datum.low)").mark_rule(opacity=0.55).encode(
+            x="low:Q", x2="high:Q", y=y, color=alt.Color("group:N", sort=None, legend=None,
+                                                            scale=altair_scale(group_colors(data["group"]))))
+        return (zero + whiskers + points + above + below).properties(width=560)
