@@ -4,6 +4,8 @@
 // interval_record(), stability() and influence()); this module only maps them to pixels and text.
 import { h, s, signed } from "./dom.js";
 import { formatInterval, formatValue } from "./format.js";
+import { fitWords } from "./labels.js";
+import { fitKey } from "./wrap.js";
 import { linear, niceDomain, signedBar, tickLabel } from "./scale.js";
 
 const ROLE = { targ1: "Target X", targ2: "Target Y", attr1: "Attribute A", attr2: "Attribute B" };
@@ -107,7 +109,10 @@ export function influenceView({ onSelect }) {
       g.append(s("rect", { x: 0, y, width, height: ROW, class: "esb-infl-hit" }));
       const bar = signedBar(x, r.effect_size_change ?? 0);
       g.append(s("rect", { x: bar.x.toFixed(2), y: y + 4, width: Math.max(0.5, bar.width).toFixed(2), height: ROW - 8, class: `esb-inflbar esb-${r.set}` }));
-      g.append(s("text", { x: labelW, y: y + 13, "text-anchor": "end", class: "esb-word" }, `${r.mover ? "● " : ""}${r.word}`));
+      // a long word or sense key cut to the label column (at a key boundary), whole in the row's tooltip
+      const room = labelW - 6 - (r.mover ? 12 : 0);
+      g.append(s("text", { x: labelW, y: y + 13, "text-anchor": "end", class: "esb-word" },
+        `${r.mover ? "● " : ""}${fitKey(fitWords(r.word, room), room)}`));
       const without = r.effect_size_without === null || r.effect_size_without === undefined ? "undef." : formatValue(r.effect_size_without, "effect");
       g.append(s("text", { x: width - 2, y: y + 13, "text-anchor": "end", class: "esb-num" }, without));
       const pick = () => {
