@@ -226,9 +226,9 @@ def run_dask(spec: Any, options: dict[str, Any], source: PairSource, todo: Seque
             resources = {"GPU": 1} if cuda and declared else None
             plan = device_plan(list(infos), device, gpus, own_gpu=own_gpu or (cuda and scheduler is not None))
             t1 = time.perf_counter()
-            if not isinstance(spec, str):  # an object: ship it once to every worker
-                spec = client.scatter(spec, broadcast=True)
-            shared = client.scatter(source, broadcast=True)  # sent once, not with every task
+            if not isinstance(spec, str):  # an object: ship it once to every worker (hash=False: Dask would
+                spec = client.scatter(spec, broadcast=True, hash=False)  # pickle it once more to name it: 3x)
+            shared = client.scatter(source, broadcast=True, hash=False)  # sent once, not with every task
             cost.update(workers=len(infos), ship_seconds=time.perf_counter() - t1, devices=plan)
             futures = [client.submit(dask_task, spec, options, shared, a, b, taus, top_k, per_pair, plan,
                                      key=f"nli-chunk-{a}-{b}-{id(todo)}", pure=False, resources=resources)
