@@ -175,6 +175,7 @@ def test_user_mistakes_on_the_base_install_without_torch_are_not_bugs(tmp_path):
         (["pll", "--model", "embias-demo-mlm", "--pairs", str(pairs)], ["embias pll", "needs torch",
                                                                          "embias-widgets[models]"]),
         (["nli", "--probe", "gender-occupation", "--limit", "2"], ["embias nli needs", "embias-widgets[models]"]),
+        (["weat", "sent-weat6", "--model", "cbow-glove-6b-50d"], ["embias weat needs", "'models' extra"]),
     ]
     glove_runs = ["weat", "weat6", "--format", "json", "--permutations", "100"]  # GloVe needs no torch
     proc = subprocess.run([sys.executable, "-c", BASE_INSTALL, json.dumps([*(argv for argv, _ in cases), glove_runs])],

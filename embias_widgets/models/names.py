@@ -92,8 +92,8 @@ def extras_error(module: str, needed_by: str) -> MissingExtrasError:
     top = module.split(".")[0]
     extra = EXTRA_OF_MODULE.get(top, "models")
     return MissingExtrasError(
-        f"{needed_by} needs {top}, which is not installed here (the base install has no torch): "
-        f"pip install 'embias-widgets[{extra}]'")
+        f"{needed_by} needs {top}, which is not installed here (it comes with the '{extra}' extra, which the base "
+        f"install leaves out): pip install 'embias-widgets[{extra}]'")
 
 
 def require_models_extra(needed_by: str) -> None:
@@ -123,7 +123,8 @@ def locate_hub_model(name: str, *, what: str = "model", registered: Iterable[str
     for module in ("torch", "transformers", "huggingface_hub"):
         if not have_module(module):
             raise MissingExtrasError(f"{head}; as a hub name it would need {module}, which is not installed here "
-                                     "(the base install has no torch): pip install 'embias-widgets[models]'")
+                                     "(the base install leaves out the 'models' extra): pip install "
+                                     "'embias-widgets[models]'")
     from huggingface_hub import constants, try_to_load_from_cache
     from huggingface_hub.errors import GatedRepoError, HFValidationError, RepositoryNotFoundError
 
