@@ -191,7 +191,7 @@ class Report:
         try:
             from distributed import Client
 
-            from ..nli.dask_runner import local_cluster
+            from ..nli.dask_runner import gpu_cluster, local_cluster
         except ImportError:
             raise ReportInputError("--workers/--scheduler need dask.distributed: pip install "
                                    "'embias-widgets[scale]'") from None
@@ -202,7 +202,10 @@ class Report:
                 raise ReportInputError(
                     f"no Dask scheduler answers at {self.scheduler} within {CONNECT_TIMEOUT:g} s ({type(err).__name__}"
                     "); start one (dask scheduler) or use --workers N for a local cluster") from None
-        cluster = local_cluster(self.workers)  # the NLI engine's workers: one thread, glibc's mmap threshold set
+        # the NLI engine's workers: one thread, glibc's mmap threshold set; on CUDA one worker per GPU where
+        # dask-cuda gives each its own (CUDA_VISIBLE_DEVICES), else every worker on the first GPU (issue 29)
+        cuda = str(self.runtime.get("device", "")).startswith("cuda")
+        cluster = gpu_cluster(self.workers)[0] if cuda else local_cluster(self.workers)
         try:
             return Client(cluster)
         except BaseException:
