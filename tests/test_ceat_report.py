@@ -9,7 +9,8 @@ import pytest
 from _tiny_lm import tiny_mlm_dir
 
 from embias_widgets.analysis.ceat import ContextualAssociationTest
-from embias_widgets.analysis.report.plan import ModelSpec, describe_sizes, plan_sections, sizes
+from embias_widgets.analysis.publish.page import sizes_line
+from embias_widgets.analysis.report.plan import ModelSpec, plan_sections, sizes
 from embias_widgets.analysis.report.runner import run_section
 from embias_widgets.analysis.report.sections import TITLES, WHAT
 
@@ -23,7 +24,7 @@ def test_planned_for_sentence_encoders_and_masked_lms_only():
     assert quick[0].options == {"seed": 5, "ceat_tests": ("weat6",), "ceat_samples": 200}
     full = sizes(False)
     assert full["ceat_samples"] == 10_000 and full["ceat_tests"][-4:] == ("ceat11", "ceat12", "ceat13", "ceat14")
-    assert "CEAT weat6 with 200 samples" in describe_sizes(True)
+    assert "CEAT tests: weat6; CEAT samples: 200" in sizes_line({"quick": True, "sections": [{"method": "ceat"}]})
     assert "ceat" in TITLES and "Guo & Caliskan" in WHAT["ceat"]
 
 

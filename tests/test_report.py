@@ -13,7 +13,8 @@ from scipy import stats
 from embias_widgets.analysis.report import SECTION_KEYS, Report, ReportResult
 from embias_widgets.analysis.report.plan import QUICK_SIZES, WEAT_TESTS, section_id
 from embias_widgets.analysis.report.published import published_figures
-from embias_widgets.analysis.report.sections_lm import SampledPairs, nli_intervals
+from embias_widgets.analysis.report.sections_lm import SampledPairs
+from embias_widgets.metrics.neutrality import nli_intervals
 
 EMBEDDED = ["glove-6b-50d", "all-MiniLM-L6-v2", "embias-demo-mlm", "embias-demo-nli"]
 

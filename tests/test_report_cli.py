@@ -21,7 +21,9 @@ def test_cli_writes_the_report_and_a_second_run_gives_the_same_numbers(tmp_path,
     first, second = tmp_path / "a", tmp_path / "b"
     assert main(["report", "--model", "glove-6b-50d", "--quick", "--out", str(first), "--no-progress"]) == 0
     printed = capsys.readouterr()
-    assert "quick report: WEAT 1-10" in printed.err  # the sizes, stated before the run
+    start = next(line for line in printed.err.splitlines() if line.startswith("embias report: "))
+    assert "quick sizes: permutations per test: 10,000" in start  # the sizes, stated before the run ...
+    assert not any(w in start for w in ("CrowS-Pairs", "NLI", "SEAT tests", "CEAT"))  # ... of what applies
     assert f"report: {(first / 'report.html').resolve()}" in printed.out
     assert main(["report", "--model", "glove-6b-50d", "--quick", "--out", str(second), "--no-progress"]) == 0
     assert _numbers(first) == _numbers(second)
@@ -96,7 +98,7 @@ def test_missing_data_skips_the_section_saying_how_to_get_it(tmp_path, monkeypat
 
 def test_report_validates_its_options(tmp_path):
     for kwargs, match in (({"quick": "yes"}, "quick"), ({"seed": -1}, "seed"), ({"alpha": 2.0}, "alpha"),
-                          ({"workers": 0}, "workers")):
+                          ({"workers": 0}, "workers"), ({"level": 95}, "level"), ({"level": True}, "level")):
         with pytest.raises(ReportInputError, match=match):
             Report(["glove-6b-50d"], out=tmp_path, **kwargs)
     with pytest.raises(ReportInputError, match="twice"):
@@ -125,3 +127,26 @@ def test_report_json_keeps_embias_weats_numbers_and_the_model_card_is_hub_metada
     by_name = {r.dataset_name: r for r in card.data.eval_results}
     assert by_name["WEAT 1-10 and the b variants: weat6"].metric_value == weat["effect_size"]
     assert card.data.model_name == "glove-6b-50d" and "## Bias evaluation" in card.text
+
+
+@pytest.mark.slow  # a quick GloVe report (10-30 s on two loaded cores)
+def test_level_reaches_every_interval_and_equals_embias_weats(tmp_path, capsys):
+    """--level 0.9: the start line says so, weat6's interval is `embias weat --level 0.9`'s, RIPA's intervals are
+    at 90% too, and the level is part of every section's options (so a 95% run's sections are not reused)."""
+    out = tmp_path / "r"
+    assert main(["report", "--model", "glove-6b-50d", "--quick", "--out", str(out), "--no-progress",
+                 "--level", "0.9"]) == 0
+    assert "intervals at 90%" in capsys.readouterr().err
+    assert main(["weat", "weat6", "--model", "glove-6b-50d", "--format", "json", "--permutations", "10000",
+                 "--level", "0.9"]) == 0
+    weat = json.loads(capsys.readouterr().out)
+    report = json.loads((out / "report.json").read_text())
+    sections = {s["method"]: s for s in report["sections"]}
+    row = dict(zip(sections["weat"]["table"]["columns"],
+                   next(r for r in sections["weat"]["table"]["rows"] if r[0] == "weat6"), strict=True))
+    assert row["90% interval"] == weat["effect_size_interval"] and weat["effect_size_interval"]["level"] == 0.9
+    ripa = sections["ripa"]["table"]
+    assert "90% interval" in ripa["columns"]
+    assert {r[ripa["columns"].index("90% interval")]["level"] for r in ripa["rows"]} == {0.9}
+    with pytest.raises(ReportRunError, match="differs in options"):
+        Report(["glove-6b-50d"], out=out, quick=True, progress=False).run()

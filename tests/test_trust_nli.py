@@ -70,9 +70,6 @@ def test_nli_intervals_moved_to_the_metric_core_unchanged() -> None:
     got = nli_intervals(neutral, np.arange(20) < 7)
     lo, hi = stats.t.interval(0.95, 19, loc=neutral.mean(), scale=stats.sem(neutral))
     assert got["nn"] == pytest.approx((lo, hi)) and got["fn"] == pytest.approx(_wilson(7, 20))
-    from embias_widgets.analysis.report import sections_lm
-
-    assert sections_lm.nli_intervals is nli_intervals
 
 
 def test_sums_of_squares_add_across_chunks_and_unknown_stays_unknown() -> None:

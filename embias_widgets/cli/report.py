@@ -1,7 +1,7 @@
 """``embias report``: audit one model, or several side by side, across every method that applies.
 
     embias report --model M [--model M2 ...] [--out DIR] [--quick] [--pairs FILE ...]
-                  [--crows-pairs PATH|URL] [--stereoset PATH|URL] [--seed S] [--alpha A]
+                  [--crows-pairs PATH|URL] [--stereoset PATH|URL] [--seed S] [--alpha A] [--level L]
                   [--workers N | --scheduler tcp://HOST:PORT] [--device D] [--dtype T] [--fresh] [--no-html]
                   [--no-progress] [--model-card]
 
@@ -41,6 +41,8 @@ def add_report(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every sampled test and sample")
     p.add_argument("--alpha", type=float, default=0.01, metavar="A",
                    help="Holm-Bonferroni level over every p-value of the report (May et al.: 0.01)")
+    p.add_argument("--level", type=float, default=0.95, metavar="L",
+                   help="confidence level of every interval of the report (bootstrap, Wilson, t)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, metavar="N", help="run the sections on a local Dask cluster of N "
                        "processes (needs the scale extra)")
@@ -61,7 +63,7 @@ def run_report(args: argparse.Namespace, out: Any) -> int:
     from ..analysis.report import Report
 
     report = Report(args.model, out=args.out, quick=args.quick, pairs=args.pairs, crows_pairs=args.crows_pairs,
-                    stereoset=args.stereoset, seed=args.seed, alpha=args.alpha, workers=args.workers,
+                    stereoset=args.stereoset, seed=args.seed, alpha=args.alpha, level=args.level, workers=args.workers,
                     scheduler=args.scheduler, fresh=args.fresh, **device_options(args), progress=not args.no_progress,
                     html=not args.no_html)
     print(f"embias report: {report.describe()}", file=sys.stderr)

@@ -5,7 +5,7 @@ kind, the output folder is writable, and every data file is what its name says. 
 :class:`ReportInputError` naming the item and the fix.
 
 Sizes (``--quick`` / full) are stated here, in one table each (:data:`QUICK_SIZES`, :data:`FULL_SIZES`), and
-printed before a run starts (:func:`describe_sizes`).
+printed before a run starts for the methods that apply (:meth:`.runner.Report.describe`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...metrics.score_intervals import DEFAULT_LEVEL
 from ...models.errors import ModelNotFoundError
 from ...models.names import check_name
 from ...models.registry import BUILTIN_MODELS, registered_kind
@@ -215,7 +216,7 @@ def default_data(name: str) -> str | None:
 
 
 def iv_report(models: Any, out: Any, *, quick: Any, pairs: Any, crows_pairs: Any, stereoset: Any,
-              seed: Any, alpha: Any) -> tuple[list[ModelSpec], Path, dict[str, str | None]]:
+              seed: Any, alpha: Any, level: Any = DEFAULT_LEVEL) -> tuple[list[ModelSpec], Path, dict[str, str | None]]:
     """Validate a report's input: models (kinds), output folder, data files; see the module docstring."""
     if isinstance(models, str | os.PathLike):
         models = [models]
@@ -230,6 +231,8 @@ def iv_report(models: Any, out: Any, *, quick: Any, pairs: Any, crows_pairs: Any
         raise ReportInputError(f"`seed` must be a whole number >= 0, got {seed!r}")
     if not (isinstance(alpha, float | int) and 0 < alpha < 1):
         raise ReportInputError(f"`alpha` must be a number between 0 and 1, got {alpha!r}")
+    if isinstance(level, bool) or not (isinstance(level, float | int) and 0 < level < 1):
+        raise ReportInputError(f"`level` must be a number strictly between 0 and 1 (e.g. 0.95), got {level!r}")
     specs = [ModelSpec(m, model_kind(m)) for m in models]
     out_dir = Path(out if out is not None else "embias-report").expanduser()
     _check_out(out_dir)
@@ -263,28 +266,14 @@ def sizes(quick: bool) -> dict[str, Any]:
     return dict(QUICK_SIZES if quick else FULL_SIZES)
 
 
-def describe_sizes(quick: bool) -> str:
-    """One line stating the sizes before a run starts."""
-    s = sizes(quick)
-
-    def n(v: Any, what: str) -> str:
-        return f"all {what}" if v is None else f"{v:,} {what}" if isinstance(v, int) else f"{v} {what}"
-
-    seat = "all SEAT tests" if s["seat_tests"] == "all" else f"SEAT {', '.join(s['seat_tests'])}"
-    sense = "all sense tests" if s["sense_tests"] == "all" else f"sense tests {', '.join(s['sense_tests'])}"
-    return (f"{'quick' if quick else 'full'} report: WEAT 1-10 + b variants with {s['permutations']:,} permutations; "
-            f"{seat}; {sense}; debiasing check against {s['debias_random']} random direction(s); CrowS-Pairs "
-            f"{n(s['crows_pairs'], 'pairs')}; StereoSet {n(s['stereoset_items'], 'items')}; sense-sensitive "
-            f"{n(s['sense_pairs'], 'pairs')}; NLI {n(s['nli_pairs'], 'pairs')} per probe (seeded sample); CEAT "
-            f"{', '.join(s['ceat_tests'])} with {s['ceat_samples']:,} samples of template contexts")
-
-
 def plan_sections(models: list[ModelSpec], data: dict[str, str | None], *, quick: bool, seed: int,
-                  runtime: dict[str, str] | None = None) -> list[SectionSpec]:
+                  runtime: dict[str, str] | None = None, level: float = DEFAULT_LEVEL) -> list[SectionSpec]:
     """Every section of the report, in order: per model, the methods of its kind.
 
     ``runtime`` (``device``, ``dtype`` as given) joins the options of every model that runs on torch (all kinds
-    but static word vectors), so it reaches each model load and the resume fingerprint."""
+    but static word vectors), so it reaches each model load and the resume fingerprint. ``level`` (of every
+    interval) joins every section's options when it is not the default 0.95, so saved sections of another level are
+    never reused."""
     s = sizes(quick)
     out = []
     for model in models:
@@ -295,6 +284,7 @@ def plan_sections(models: list[ModelSpec], data: dict[str, str | None], *, quick
                 continue  # only when --pairs FILE gives SSSB files
             key = "nli" if method.startswith("nli-") else method
             options = {"seed": seed, **{k: s[k] for k in _OPTIONS_OF[key]},
+                       **({"level": level} if level != DEFAULT_LEVEL else {}),
                        **((runtime or {}) if model.kind != "static" else {})}
             out.append(SectionSpec(method, model, options, {k: str(v) for k, v in files.items() if v}))
     _check_unique(models)

@@ -18,7 +18,7 @@ from typing import Any
 from ...metrics import holm_bonferroni
 from . import sections_ceat, sections_lm
 from .lock import folder_lock
-from .plan import ReportInputError, SectionSpec, describe_sizes, iv_report, iv_runtime, plan_sections
+from .plan import ReportInputError, SectionSpec, iv_report, iv_runtime, plan_sections
 from .published import figures_for
 from .result import SCHEMA, ReportResult
 from .sections import TITLES, WHAT, run_debias, run_ripa, run_seat, run_sense_weat, run_weat
@@ -139,6 +139,9 @@ class Report:
         Paths or URLs of the published files (default: the folder ``embias data fetch`` fills; else skipped).
     seed, alpha
         Seed of every sampled test and sample; Holm-Bonferroni level over every p-value (May et al.: 0.01).
+    level
+        Confidence level of every interval (bootstrap, Wilson, t; default 0.95); another level joins every
+        section's options, so saved sections of another level are never reused.
     workers, scheduler
         Run the sections on a local Dask cluster of N processes, or on this scheduler (``tcp://host:port``).
     device, dtype
@@ -156,23 +159,28 @@ class Report:
                  pairs: Sequence[str | Path] = (), *, crows_pairs: str | None = None, stereoset: str | None = None,
                  seed: int = 0, alpha: float = 0.01, workers: int | None = None, scheduler: str | None = None,
                  device: str | None = None, dtype: str | None = None, fresh: bool = False, progress: bool = True,
-                 title: str | None = None, html: bool = True) -> None:
+                 title: str | None = None, html: bool = True, level: float = 0.95) -> None:
         self.models, self.out, self.data = iv_report(models, out, quick=quick, pairs=pairs, crows_pairs=crows_pairs,
-                                                     stereoset=stereoset, seed=seed, alpha=alpha)
+                                                     stereoset=stereoset, seed=seed, alpha=alpha, level=level)
         if workers is not None and (not isinstance(workers, int) or workers < 1):
             raise ReportInputError(f"`workers` must be a whole number >= 1, got {workers!r}")
         if scheduler is not None:
             scheduler = _check_scheduler(scheduler)
         self.runtime = iv_runtime(device, dtype)
-        self.quick, self.seed, self.alpha = quick, seed, float(alpha)
+        self.quick, self.seed, self.alpha, self.level = quick, seed, float(alpha), float(level)
         self.workers, self.scheduler, self.fresh, self.progress, self.html = workers, scheduler, fresh, progress, html
         self.title = title or f"embias report: {', '.join(m.name for m in self.models)}"
-        self.sections = plan_sections(self.models, self.data, quick=quick, seed=seed, runtime=self.runtime)
+        self.sections = plan_sections(self.models, self.data, quick=quick, seed=seed, runtime=self.runtime,
+                                      level=self.level)
 
     def describe(self) -> str:
-        """The sizes (and the device and dtype, when given), stated before the run starts."""
-        runtime = "".join(f"; {k} {v}" for k, v in self.runtime.items())
-        return describe_sizes(self.quick) + runtime
+        """The sizes of the methods that apply to these models (as report.html's header states them), the
+        intervals' level, and the device and dtype when given: stated before the run starts."""
+        from ..publish.page import sizes_line
+
+        planned = {"quick": self.quick, "sections": [{"method": s.method} for s in self.sections]}
+        level = {"intervals at": f"{self.level * 100:g}%"} if self.level != 0.95 else {}
+        return sizes_line(planned) + "".join(f"; {k} {v}" for k, v in {**level, **self.runtime}.items())
 
     def _fingerprints(self) -> dict[str, str]:
         from ...models.fingerprints import FingerprintError, model_fingerprint
@@ -321,7 +329,7 @@ class Report:
             "quick": self.quick,
             "provenance": {"package_version": __version__, "python": sys.version.split()[0],
                            "platform": platform.platform(), "seconds": round(seconds, 3),
-                           "options": {"quick": self.quick, "seed": self.seed, "alpha": self.alpha,
+                           "options": {"quick": self.quick, "seed": self.seed, "alpha": self.alpha, "level": self.level,
                                        "sizes": self.describe(), "workers": self.workers,
                                        "scheduler": self.scheduler, "device": self.runtime.get("device"),
                                        "dtype": self.runtime.get("dtype"), "notes": notes}},

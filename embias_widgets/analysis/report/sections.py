@@ -104,6 +104,11 @@ def interval_note(intervals: list[dict[str, Any] | None]) -> list[str]:
     return notes
 
 
+def level_of(spec: SectionSpec) -> float:
+    """The level of every interval of the section (``--level``; 0.95 unless the report was given another)."""
+    return float(spec.options.get("level", 0.95))
+
+
 def model_options(spec: SectionSpec) -> dict[str, Any]:
     """The ``device`` and ``dtype`` of the report (only those given), for the section's model load."""
     return {k: spec.options[k] for k in ("device", "dtype") if spec.options.get(k) is not None}
@@ -203,7 +208,7 @@ def run_ripa(spec: SectionSpec) -> dict[str, Any]:
             for key in (("targ1", "targ2") if test != "weat6" else ("attr1", "attr2")):
                 groups.setdefault(f"{label}: {t.sets()[key].category}", []).extend(t.sets()[key].examples)
     result = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, groups, model=spec.model.name,
-                                **model_options(spec)).run()
+                                **model_options(spec)).run(level=level_of(spec), seed=spec.options["seed"])
     records = result.to_dict().get("words", [])  # each scored word with its interval over the relation pairs
     intervals = ([interval(w, "ripa") for w in records] if len(records) == len(result.words)
                  and [w.get("word") for w in records] == list(result.words) else [None] * len(result.words))
@@ -247,7 +252,7 @@ def run_sense_weat(spec: SectionSpec) -> dict[str, Any]:
     chosen = spec.options["sense_tests"]
     tests = sense_test_names() if chosen == "all" else list(chosen)
     records = run_sense_suite(tests, [name], n_samples=spec.options["permutations"], seed=spec.options["seed"],
-                              model_options=model_options(spec))
+                              model_options=model_options(spec), level=level_of(spec))
     rows, tests_out, notes = [], [], []
     intervals = [interval(r, "effect_size") for r in records]
     iv_col = [interval_column(intervals)] if any(intervals) else []

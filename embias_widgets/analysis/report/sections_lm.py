@@ -2,8 +2,8 @@
 
 Each runner calls :class:`~embias_widgets.analysis.PairedLikelihood` or :class:`~embias_widgets.analysis.NliProbe`
 and returns an outcome (see :mod:`.sections`). The NLI probes run on a seeded random sample of their pairs
-(:class:`SampledPairs`); the interval for NN is the t interval of the mean neutral probability over the sampled
-pairs and for FN the Wilson score interval of the share labelled neutral, both 95%, both over sentence pairs.
+(:class:`SampledPairs`); the intervals are the NLI result's (t for NN, Wilson for FN and T:tau, at both levels: over
+sentence pairs and over word pairs) at the report's level (95% unless ``--level`` gives another).
 """
 
 from __future__ import annotations
@@ -14,12 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import neutrality
 from ...stimuli.nli_probes import NliPair, PairSource, TemplateProbe
 from .plan import SectionSpec
-from .sections import interval, interval_column, interval_note, model_options, number, outcome
-
-CI_LEVEL = 0.95
+from .sections import interval, interval_column, interval_note, level_of, model_options, number, outcome
 
 
 def _lm_metric(spec: SectionSpec) -> str:
@@ -73,11 +70,11 @@ def run_crows(spec: SectionSpec) -> dict[str, Any]:
     pairs = _read(spec, "crows-pairs", "crows", spec.options["crows_pairs"])
     study = PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False,
                              **model_options(spec))
-    a = _scored(study.run(), "CrowS-Pairs").to_dict(naming="crows", items=False)
+    a = _scored(study.run(), "CrowS-Pairs").to_dict(naming="crows", items=False, level=level_of(spec))
     records = [a]
     b = None
     if spec.model.kind == "masked-lm":
-        b = _scored(study.run(metric="aul"), "CrowS-Pairs").to_dict(naming="crows", items=False)
+        b = _scored(study.run(metric="aul"), "CrowS-Pairs").to_dict(naming="crows", items=False, level=level_of(spec))
         records.append(b)
     name_a = a["metric"].upper()
     columns = ["bias type", "n", f"{name_a} %"] + (["AUL %", "AUL (Zhou: % - 50)"] if b else [])
@@ -104,7 +101,7 @@ def run_stereoset(spec: SectionSpec) -> dict[str, Any]:
     pairs = _read(spec, "stereoset", "stereoset", spec.options["stereoset_items"])
     study = PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False,
                              **model_options(spec))
-    rec = _scored(study.run(), "StereoSet").to_dict(items=False)
+    rec = _scored(study.run(), "StereoSet").to_dict(items=False, level=level_of(spec))
     ss = rec.get("stereoset") or {}
     rows = [["all", ss.get("n"), number(ss.get("ss")), interval(ss, "ss"), number(ss.get("lms")),
              interval(ss, "lms"), number(ss.get("icat")), interval(ss, "icat")]]
@@ -140,7 +137,7 @@ def run_sense_pairs(spec: SectionSpec) -> dict[str, Any]:
     if n is not None and n < len(study.pairs):
         rng = np.random.default_rng(spec.options["seed"])
         study.set_pairs([study.pairs[i] for i in sorted(rng.choice(len(study.pairs), n, replace=False))])
-    rec = _scored(study.run(), "the sense-sensitive sentences").to_dict(items=False)
+    rec = _scored(study.run(), "the sense-sensitive sentences").to_dict(items=False, level=level_of(spec))
     return _sense_outcome(rec, len(study.pairs), f"the bundled sense-sensitive sentences (seed {spec.options['seed']})")
 
 
@@ -152,7 +149,7 @@ def run_sssb(spec: SectionSpec) -> dict[str, Any]:
     pairs = [p for path in spec.data.values() for p in read_pairs(path, format_in="sssb")]
     rec = _scored(PairedLikelihood.for_senses(pairs, model=spec.model.name, progress=False,
                                                  **model_options(spec)).run(),
-                  "the SSSB files").to_dict(items=False)
+                  "the SSSB files").to_dict(items=False, level=level_of(spec))
     return _sense_outcome(rec, len(pairs), ", ".join(spec.data))
 
 
@@ -182,8 +179,6 @@ class SampledPairs(PairSource):
             yield self.probe.pair(int(i))
 
 
-# NN's t and FN's Wilson intervals live in the metric core now (issue 28); the result's to_dict carries them
-nli_intervals = neutrality.nli_intervals
 
 
 def word_pair_note(per_pair: Any, n_templates: int) -> str:
@@ -204,27 +199,22 @@ def run_nli(spec: SectionSpec) -> dict[str, Any]:
     source = SampledPairs(probe, spec.options["nli_pairs"], spec.options["seed"])
     result = NliProbe(source, model=spec.model.name, model_options=model_options(spec)).run(per_pair=True)
     per_pair = result.pairs_table()
-    probs = per_pair[["entailment", "neutral", "contradiction"]].to_numpy(dtype=float)
-    ci = nli_intervals(probs[:, 1], probs.argmax(axis=1) == 1)
-    d = result.to_dict()
-    methods = {"nn": "t interval of the mean neutral probability over the sampled sentence pairs",
-               "fn": "Wilson score interval of the share of sampled sentence pairs labelled neutral"}
-    iv = {k: {"low": lo, "high": hi, "level": CI_LEVEL, "method": methods[k]} for k, (lo, hi) in ci.items()}
+    level = level_of(spec)
+    d = result.to_dict(level=level)
     rows = []
-    for level in ("pairs", "word_pairs"):
-        s = d[level]
-        rows.append([f"NN ({level.replace('_', ' ')})", number(s["net_neutral"]),
-                     interval(s, "net_neutral") or (iv["nn"] if level == "pairs" else None)])
-        rows.append([f"FN ({level.replace('_', ' ')})", number(s["fraction_neutral"]),
-                     interval(s, "fraction_neutral") or (iv["fn"] if level == "pairs" else None)])
-        rows += [[f"T:{k.removeprefix('threshold_')} ({level.replace('_', ' ')})", number(v), interval(s, k)]
+    for at in ("pairs", "word_pairs"):
+        s = d[at]
+        where = at.replace("_", " ")
+        rows.append([f"NN ({where})", number(s["net_neutral"]), interval(s, "net_neutral")])
+        rows.append([f"FN ({where})", number(s["fraction_neutral"]), interval(s, "fraction_neutral")])
+        rows += [[f"T:{k.removeprefix('threshold_')} ({where})", number(v), interval(s, k)]
                  for k, v in s.items() if k.startswith("threshold_") and not k.endswith("_interval")]
+    intervals = [r[2] for r in rows]
     notes = [f"{len(source):,} of {len(probe):,} pairs, a seeded random sample (seed {spec.options['seed']})",
-             "interval: 95% t interval of the mean neutral probability (NN) and 95% Wilson score interval of the "
-             "share labelled neutral (FN), over the sampled sentence pairs",
+             *interval_note(intervals),
              word_pair_note(per_pair, len(probe.templates)),
              "no p-value: these are descriptive measures", *(n for n in d.get("notes", []) if "subset" not in n)]
     if d.get("note"):
         notes.append(d["note"])
-    return outcome(["measure", "value", "95% interval"], rows, notes=notes, x="value", y="measure",
-                   interval="95% interval", ref=1)
+    column = interval_column(intervals)
+    return outcome(["measure", "value", column], rows, notes=notes, x="value", y="measure", interval=column, ref=1)
