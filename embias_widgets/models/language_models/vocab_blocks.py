@@ -90,12 +90,12 @@ def target_log_probs(x: Any, weight: Any, bias: Any, targets: Any, *, block: int
     for lo in range(0, vocab, step):
         hi = min(vocab, lo + step)
         z = torch.nn.functional.linear(x, weight[lo:hi], None if bias is None else bias[lo:hi])
-        top = z.amax(dim=1, keepdim=True)
-        sums.append(torch.exp(z - top).sum(dim=1))
-        maxes.append(top[:, 0])
         here = ((targets >= lo) & (targets < hi)).nonzero()[:, 0]
         if here.numel():
             picked[here] = z[here, targets[here] - lo]
+        top = z.amax(dim=1, keepdim=True)
+        sums.append(z.sub_(top).exp_().sum(dim=1))  # in place: the same values as exp(z - top), no new block
+        maxes.append(top[:, 0])
     m_c = torch.stack(maxes, dim=1).double()
     s_c = torch.stack(sums, dim=1).double()
     m = m_c.amax(dim=1, keepdim=True)
