@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -94,3 +95,19 @@ def test_exact_p_from_cli_equals_scipy(glove):
                                  n_resamples=float("inf"), vectorized=True)
     _, text = run("weat", "weat9", "--format", "json")
     assert json.loads(text)["p_value"] == pytest.approx(ref.pvalue, rel=1e-12)
+
+
+def test_table_numbers_are_the_one_formatters_as_report_html_writes_them(glove):
+    """The CLI table writes d, its interval and p exactly as report.html and the widgets do (issue 30, item 3);
+    the JSON keeps every digit."""
+    from embias_widgets.formatting import format_interval, format_value
+
+    rec = json.loads(run("weat", "weat6", "weat8", "--format", "json")[1])
+    code, text = run("weat", "weat6", "weat8")
+    assert code == 0
+    for r in rec:
+        line = next(line for line in text.splitlines() if line.startswith(r["test"] + " "))
+        cells = [format_value(r["effect_size"], "effect"), format_interval(r["effect_size_interval"], "effect"),
+                 format_value(r["p_value"], "p"), format_value(r["p_value_holm"], "p")]
+        assert all(c in line for c in cells), (line, cells)
+    assert rec[0]["effect_size"] == 1.707777596585637 and re.search(r"1\.71\s+\[1\.50, 1\.85\]\s+< 0\.0001", text)

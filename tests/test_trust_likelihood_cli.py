@@ -13,6 +13,7 @@ from _tiny_lm import one_thread, tiny_mlm_dir
 from scipy import stats
 
 from embias_widgets.cli import main
+from embias_widgets.formatting import format_value
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -67,8 +68,16 @@ def test_table_shows_intervals_and_the_tie_rule(shared_data: Path) -> None:
     assert code == 0
     assert "95% Wilson interval" in text and "binomial p vs 50" in text
     header = next(line for line in text.splitlines() if line.startswith("bias_type"))
-    assert header.split()[:5] == ["bias_type", "score", "low", "high", "p_value"]
+    assert header.split()[:4] == ["bias_type", "score", "score_interval", "p_value"]
     assert "counts in n and never in k" in text
+    # every number as report.html writes it (the one formatter): percentages with 1 decimal, p in one style
+    record = json.loads(_pll(csv, "--limit", "8", "--format", "json")[1])
+    lines = text.splitlines()
+    for bias_type, v in record["by_bias_type"].items():
+        row = next(line for line in lines[lines.index(header) + 1:] if line.split()[0] == bias_type)
+        want = [format_value(v["score"], "percent"), format_value(v["score_interval"], "percent"),
+                format_value(v["p_value"], "p")]
+        assert all(w in row for w in want), (row, want)
 
 
 def test_stereoset_json_intervals_reproducible(shared_data: Path) -> None:

@@ -73,10 +73,8 @@ def _run_ceat(args: argparse.Namespace, out: Any) -> int:
         out.write("\n")
         return 0
     row = result.to_dict()
-    interval = row["combined_effect_size_interval"]
-    row["interval"] = f"{interval['low']:+.4f} .. {interval['high']:+.4f} ({interval['level']:.0%})"
-    print_table([row], ("test", "model", "combined_effect_size", "interval", "p_value", "n", "q", "i_squared",
-                        "tau_squared"), out)
+    print_table([row], ("test", "model", "combined_effect_size", "combined_effect_size_interval", "p_value", "n", "q",
+                        "i_squared", "tau_squared"), out)
     out.write(f"{result.summary()}\n")
     for note in result.notes:
         out.write(f"note: {note}\n")

@@ -22,6 +22,7 @@ import json
 import sys
 from typing import Any
 
+from ..formatting import format_value
 from ..metrics.neutrality import DEFAULT_TAUS
 from .estimates import LONG_NLI_PAIRS, nli_estimate, progress_default
 from .options import add_device_options, device_options
@@ -113,8 +114,8 @@ def _levels_table(obj: dict[str, Any], level: float, out: Any) -> None:
         cells = []
         for m in measures:
             iv = obj[name][f"{m}_interval"]
-            bounds = "" if iv is None else f" [{iv['low']:.3f},{iv['high']:.3f}]"
-            cells.append(f"{obj[name][m]:.4f}{bounds}".rjust(22))
+            bounds = "" if iv is None else f" {format_value(iv)}"
+            cells.append(f"{format_value(obj[name][m])}{bounds}".rjust(22))
         out.write(f"{name:<12} " + "  ".join(cells) + "\n")
     out.write(f"intervals ({level:g}): t for net_neutral, Wilson for the shares; pairs over sentence pairs, "
               "word_pairs over the word pairs' template means\n")
@@ -122,16 +123,18 @@ def _levels_table(obj: dict[str, Any], level: float, out: Any) -> None:
 
 def _templates_table(t: dict[str, Any], out: Any) -> None:
     """NN and FN per template, most and least neutral named."""
-    out.write(f"per template ({t['n_templates']}): most neutral {t['most_neutral']['template']!r} "
-              f"(NN {t['most_neutral']['net_neutral']:.4f}), least neutral {t['least_neutral']['template']!r} "
-              f"(NN {t['least_neutral']['net_neutral']:.4f}), spread {t['spread']:.4f}\n")
+    most, least = t["most_neutral"], t["least_neutral"]
+    out.write(f"per template ({t['n_templates']}): most neutral {most['template']!r} "
+              f"(NN {format_value(most['net_neutral'])}), least neutral {least['template']!r} "
+              f"(NN {format_value(least['net_neutral'])}), spread {format_value(t['spread'])}\n")
     rows = sorted(t["rows"], key=lambda r: -r["net_neutral"])
     if len(rows) > 10:
         out.write("  (the 5 most and 5 least neutral; every template in --format json)\n")
         rows = rows[:5] + rows[-5:]
     out.write("  NN      FN      n       template\n")
     for row in rows:
-        out.write(f"  {row['net_neutral']:.4f}  {row['fraction_neutral']:.4f}  {row['n']:<6}  {row['template']}\n")
+        nn, fn = format_value(row["net_neutral"]), format_value(row["fraction_neutral"])
+        out.write(f"  {nn:<6}  {fn:<6}  {row['n']:<6}  {row['template']}\n")
 
 
 def run_nli(args: argparse.Namespace, out: Any) -> int:

@@ -11,6 +11,7 @@ import json
 import sys
 from typing import Any
 
+from ..formatting import format_value
 from .estimates import LONG_PLL_PAIRS, pll_estimate, progress_default
 from .options import add_device_options, device_options
 from .tables import print_table
@@ -108,13 +109,13 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
         out.write("\n")
         return 0
     out.write(result.summary(level=args.level) + "\n")
-    rows = [{"bias_type": k, **v, **_bounds(v["score_interval"])} for k, v in record["by_bias_type"].items()]
-    print_table(rows, ("bias_type", "score", "low", "high", "p_value", "percent_stereo", "n", "n_ties"), out)
+    rows = [{"bias_type": k, **v} for k, v in record["by_bias_type"].items()]
+    print_table(rows, ("bias_type", "score", "score_interval", "p_value", "percent_stereo", "n", "n_ties"), out)
     if len(record["by_direction"]) > 1:
-        out.write("CrowS-Pairs metric.py sub-scores (successes over the direction's non-tied pairs); score, low, "
-                  "high and p_value over all the direction's pairs:\n")
-        rows = [{"direction": k, **v, **_bounds(v["score_interval"])} for k, v in record["by_direction"].items()]
-        print_table(rows, ("direction", "percent_of_decided", "score", "low", "high", "p_value", "n",
+        out.write("CrowS-Pairs metric.py sub-scores (successes over the direction's non-tied pairs); score, its "
+                  "interval and p_value over all the direction's pairs:\n")
+        rows = [{"direction": k, **v} for k, v in record["by_direction"].items()]
+        print_table(rows, ("direction", "percent_of_decided", "score", "score_interval", "p_value", "n",
                            "n_more_preferred", "n_ties"), out)
     out.write(f"interval ({args.level:g}): {record['score_interval']['method']}; p_value: "
               f"{record['p_value_method']}\n")
@@ -127,21 +128,14 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
         out.write(f"warning: {problem}\n")
     for name, values in (record.get("stereoset") or {}).get("by_bias_type", {}).items():
         out.write(f"stereoset [{name}]: " + "  ".join(
-            f"{k.upper()} {values[k]:.2f} {_bracket(values[k + '_interval'])}" for k in ("ss", "lms", "icat")) + "\n")
+            f"{k.upper()} {format_value(values[k], 'percent')} {format_value(values[k + '_interval'], 'percent')}"
+            for k in ("ss", "lms", "icat")) + "\n")
     if record.get("stereoset") and record["stereoset"]["ss_interval"]:
         out.write(f"stereoset intervals ({args.level:g}): {record['stereoset']['ss_interval']['method']}\n")
     for note in [record.get("demo_note"), *record["notes"]]:
         if note:
             out.write(f"note: {note}\n")
     return 0
-
-
-def _bounds(interval: dict[str, Any] | None) -> dict[str, Any]:
-    return {"low": None, "high": None} if interval is None else {"low": interval["low"], "high": interval["high"]}
-
-
-def _bracket(interval: dict[str, Any] | None) -> str:
-    return "[undefined]" if interval is None else f"[{interval['low']:.2f}, {interval['high']:.2f}]"
 
 
 def _decimals(text: str) -> int | str | None:

@@ -111,7 +111,7 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
         out.write(suite.to_tsv())
     else:
         for r in rows:
-            r["d_interval"] = interval_text(r.get("effect_size_interval"))
+            r["d_interval"] = r.get("effect_size_interval")
         print_table(rows, ("test", "model", "effect_size", "d_interval", "p_value", "method", "n_permutations",
                             "p_value_holm", "significant_holm", "oov"), out)
         for r in rows:
@@ -120,11 +120,6 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
             if args.robustness:
                 write_robustness(r, out)
     return 0
-
-
-def interval_text(record: dict[str, Any] | None) -> str:
-    """``[low, high]`` of an interval record, ``-`` when there is none."""
-    return "-" if record is None else f"[{record['low']:+.3f}, {record['high']:+.3f}]"
 
 
 def write_robustness(row: dict[str, Any], out: Any) -> None:
@@ -167,7 +162,7 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
         for r in rows:
             r["word_average_d"] = r["word_level"]["word_average"]["effect_size"]
             r["word_max_d"] = r["word_level"]["word_max"]["effect_size"]
-            r["d_interval"] = interval_text(r.get("effect_size_interval"))
+            r["d_interval"] = r.get("effect_size_interval")
         print_table(rows, ("test", "model", "senses", "effect_size", "d_interval", "p_value", "word_average_d",
                            "word_max_d"), out)
         for r in rows:
