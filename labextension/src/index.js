@@ -4,7 +4,8 @@
  * - ``embias-widgets:launcher``: a Launcher section with a card per widget;
  *   a card creates a notebook whose first cell is ready to run.
  * - ``embias-widgets:report-viewer``: opens ``report.json`` / ``*.report.json``
- *   (double-click in the file browser) as the rendered report. Other JSON
+ *   (double-click in the file browser) as the page report.html shows (blocks
+ *   from the server extension, drawn by js/lib/report_blocks.js). Other JSON
  *   files keep their usual editor, and "Open With > Editor" stays available
  *   for report files.
  */
@@ -84,7 +85,7 @@ const viewerPlugin = {
       fileTypes: [FILE_TYPE],
       defaultFor: [FILE_TYPE],
       readOnly: true,
-    });
+    }, app.serviceManager.serverSettings);
     const tracker = new WidgetTracker({ namespace: 'embias-report' });
     factory.widgetCreated.connect((_, widget) => {
       widget.title.icon = embiasIcon;

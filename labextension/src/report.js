@@ -1,176 +1,67 @@
 /**
- * Render an ``embias-report/1`` JSON document (what ``embias report`` writes) as DOM.
+ * An ``embias-report/1`` file (what ``embias report`` writes) as the page report.html shows.
  *
- * Every string from the file is set with textContent; the one piece of markup
- * a report carries (a figure's SVG) goes through ``sanitizeSvg``. No number is
- * computed here: the viewer shows what the file holds.
+ * The blocks come from the Jupyter server (``POST embias-widgets/report-page``, answered by
+ * embias_widgets/widgets/lab_server.py from analysis/publish/page.py) and are drawn by js/lib/report_blocks.js,
+ * the module the ReportViewer widget draws them with: every text through textContent, numbers through
+ * js/lib/format.js, figures through js/lib/safe_svg.js. No number is computed here.
  */
 
-import { sanitizeSvg } from './svg.js';
+import { block } from '../../js/lib/report_blocks.js';
 
-export const SCHEMA = 'embias-report/1';
+export const ROUTE = 'embias-widgets/report-page';
 
-/** Create an element with a class and, optionally, its text. */
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
-
-/** A cell as a person reads it: numbers to at most 4 significant decimals, null as an em dash. */
-export function formatCell(value) {
-  if (value === null || value === undefined) return '—';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return String(value);
-    if (Number.isInteger(value)) return String(value);
-    return Math.abs(value) >= 1e-3 || value === 0 ? value.toFixed(4).replace(/0+$/, '').replace(/\.$/, '')
-      : value.toExponential(2);
-  }
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+/** The request headers the Jupyter server wants (its token and the XSRF cookie), as ServerConnection sends. */
+function headers(settings) {
+  const out = { 'Content-Type': 'application/json' };
+  if (settings.token) out.Authorization = `token ${settings.token}`;
+  const xsrf = document.cookie.match('\\b_xsrf=([^;]*)\\b');
+  if (xsrf) out['X-XSRFToken'] = xsrf[1];
+  return out;
 }
 
 /**
- * Check the parsed file is a report this viewer understands; throws an Error naming what is wrong.
- * @param {unknown} data
+ * The page blocks of a report's text, from the server; rejects with an Error saying what is wrong.
+ * @param {{baseUrl: string, token?: string, init?: object, fetch?: Function}} settings the app's server settings
+ * @param {string} text the file's text
  */
-export function validateReport(data) {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) {
-    throw new Error('not an embias report: the file is not a JSON object');
+export async function requestPage(settings, text) {
+  const url = settings.baseUrl.replace(/\/?$/, '/') + ROUTE;
+  const fetchFn = settings.fetch ?? window.fetch.bind(window);
+  const response = await fetchFn(url, { ...(settings.init ?? {}), method: 'POST', body: text, headers: headers(settings) });
+  let answer = null;
+  try {
+    answer = await response.json();
+  } catch {
+    answer = null;
   }
-  if (data.schema !== SCHEMA) {
-    throw new Error(`not an embias report: "schema" is ${JSON.stringify(data.schema ?? null)}, `
-      + `this viewer reads "${SCHEMA}" (write one with \`embias report\`, or open the file with Open With > Editor)`);
+  if (response.status === 404) {
+    throw new Error('the embias-widgets server extension is not running in this Jupyter server '
+      + '(`jupyter server extension list` names it; `pip install embias-widgets` enables it)');
   }
-  if (!Array.isArray(data.sections)) throw new Error('malformed embias report: "sections" is not a list');
-  return data;
+  if (!response.ok || !Array.isArray(answer?.page)) {
+    throw new Error(answer?.message ?? `the server answered ${response.status} ${response.statusText}`);
+  }
+  return answer.page;
 }
 
-/** A scrolling table from column names and rows of cells. */
-function table(columns, rows, className) {
-  const wrap = el('div', 'embias-report-scroll');
-  const t = el('table', `embias-report-table ${className ?? ''}`.trim());
-  const head = t.createTHead().insertRow();
-  for (const c of columns) head.appendChild(el('th', '', c));
-  const body = t.createTBody();
-  for (const row of rows) {
-    const tr = body.insertRow();
-    for (const cell of row) tr.appendChild(el('td', typeof cell === 'number' ? 'num' : '', formatCell(cell)));
-  }
-  wrap.appendChild(t);
-  return wrap;
-}
-
-function header(report) {
-  const box = el('header', 'embias-report-header');
-  box.appendChild(el('h1', 'embias-report-title', report.title || 'embias report'));
-  const meta = el('p', 'embias-report-meta');
-  const prov = report.provenance ?? {};
-  const bits = [
-    report.created && `created ${report.created}`,
-    report.quick ? 'quick run' : 'full run',
-    prov.package_version && `embias-widgets ${prov.package_version}`,
-    prov.python && `Python ${prov.python}`,
-    prov.platform,
-    typeof prov.seconds === 'number' && `${prov.seconds.toFixed(1)} s`,
-  ].filter(Boolean);
-  meta.textContent = bits.join(' · ');
-  box.appendChild(meta);
-  const models = (report.models ?? []).map((m) => [m.name, m.kind, m.fingerprint]);
-  if (models.length) box.appendChild(table(['model', 'kind', 'fingerprint'], models, 'embias-report-models'));
-  const files = Object.entries(report.data_files ?? {}).map(([name, f]) => [name, f?.source, f?.sha256]);
-  if (files.length) box.appendChild(table(['data file', 'source', 'sha256'], files, 'embias-report-files'));
-  if (prov.options && Object.keys(prov.options).length) {
-    box.appendChild(table(['option', 'value'], Object.entries(prov.options), 'embias-report-options'));
-  }
-  if (report.holm) {
-    box.appendChild(el('p', 'embias-report-holm',
-      `Holm–Bonferroni over ${report.holm.n_tests} p-values at α = ${report.holm.alpha}`));
-  }
-  return box;
-}
-
-function sourceText(source) {
-  if (!source) return 'no source given';
-  return [source.paper, source.table, source.row].filter((x) => x !== undefined && x !== null).join(', ');
-}
-
-function section(sec, index) {
-  const box = el('details', `embias-report-section embias-report-${sec.status ?? 'done'}`);
-  box.open = true;
-  box.dataset.sectionId = String(sec.id ?? index);
-  const summary = el('summary', 'embias-report-section-title');
-  summary.appendChild(el('span', '', sec.title ?? sec.id ?? `section ${index + 1}`));
-  const tags = [sec.model, sec.method, typeof sec.seconds === 'number' ? `${sec.seconds.toFixed(1)} s` : null];
-  summary.appendChild(el('span', 'embias-report-tags', tags.filter(Boolean).join(' · ')));
-  box.appendChild(summary);
-  if (sec.status && sec.status !== 'done') {
-    box.appendChild(el('p', 'embias-report-status', `${sec.status}: ${sec.reason ?? 'no reason given'}`));
-  }
-  if (sec.what) box.appendChild(el('p', 'embias-report-what', sec.what));
-  if (sec.table?.columns?.length) box.appendChild(table(sec.table.columns, sec.table.rows ?? []));
-  const published = sec.published ?? [];
-  if (published.length) {
-    box.appendChild(el('h3', '', 'Published figures'));
-    box.appendChild(table(['', 'published', 'ours', 'source'],
-      published.map((p) => [p.label, p.value, p.ours, sourceText(p.source)]), 'embias-report-published'));
-  } else if (sec.status === 'done') {
-    box.appendChild(el('p', 'embias-report-note', 'no published figure'));
-  }
-  const sig = sec.significance ?? [];
-  if (sig.length) {
-    box.appendChild(el('h3', '', 'Significance'));
-    box.appendChild(table(['', 'p', 'p (Holm)', 'significant'],
-      sig.map((s) => [s.label, s.p, s.p_holm, s.significant]), 'embias-report-significance'));
-  }
-  if (sec.figure?.svg) box.appendChild(figure(sec.figure.svg, `embias-fig-${index}-`));
-  const notes = sec.notes ?? [];
-  if (notes.length) {
-    const ul = el('ul', 'embias-report-notes');
-    for (const n of notes) ul.appendChild(el('li', '', n));
-    box.appendChild(ul);
-  }
-  return box;
-}
-
-function figure(svgText, prefix) {
-  const fig = el('figure', 'embias-report-figure');
-  const { svg } = sanitizeSvg(String(svgText), prefix);
-  if (svg) {
-    // scale to the column: the viewBox (made from width and height when missing) keeps the proportions
-    const [w, h] = [parseFloat(svg.getAttribute('width')), parseFloat(svg.getAttribute('height'))];
-    if (!svg.hasAttribute('viewBox') && w > 0 && h > 0) svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
-    if (svg.hasAttribute('viewBox')) {
-      if (w > 0) svg.style.maxWidth = `${w}px`;
-      svg.removeAttribute('width');
-      svg.removeAttribute('height');
-    }
-    fig.appendChild(svg);
-  } else {
-    fig.appendChild(el('p', 'embias-report-note', 'the figure in this report is not a readable SVG'));
-  }
-  return fig;
-}
-
-/**
- * The whole report as one element.
- * @param {object} data the parsed report.json
- * @returns {HTMLElement}
- */
-export function renderReport(data) {
-  const report = validateReport(data);
-  const root = el('article', 'embias-report');
-  root.appendChild(header(report));
-  report.sections.forEach((sec, i) => root.appendChild(section(sec, i)));
+/** The page as one element, in the ReportViewer widget's root classes (its CSS, the theme's colours). */
+export function renderPage(blocks) {
+  const root = document.createElement('article');
+  root.className = 'embias-widget embias-report-viewer embias-report';
+  for (const b of blocks) root.append(block(b));
   return root;
 }
 
 /** The message shown in place of a report the viewer cannot read. */
 export function renderError(message) {
-  const root = el('article', 'embias-report embias-report-error');
-  root.appendChild(el('h1', 'embias-report-title', 'This file cannot be shown as a report'));
-  root.appendChild(el('p', '', message));
+  const root = document.createElement('article');
+  root.className = 'embias-widget embias-report-viewer embias-report embias-report-error';
+  const title = document.createElement('h1');
+  title.className = 'rv-h1';
+  title.textContent = 'This file cannot be shown as a report';
+  const why = document.createElement('p');
+  why.textContent = message;
+  root.append(title, why);
   return root;
 }

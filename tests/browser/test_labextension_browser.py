@@ -5,10 +5,11 @@
 - the WEAT explorer card opens a notebook whose first cell runs and draws the
   explorer, with the effect size the kernel computes on its own;
 - every card's first cell imports what it names;
-- a ``report.json`` double-clicked in the file browser opens rendered (every
-  text readable in Light and Dark, its SVG figure inlined with scripts, event
-  handlers and external links removed, user text as text), ``*.report.json``
-  too, while other JSON files keep their editor and "Open With > Editor" stays.
+- a ``report.json`` double-clicked in the file browser opens as report.html shows it (the same blocks, from the
+  server extension, drawn by js/lib/report_blocks.js: every table cell the same text as report.html's, seed and
+  alpha as written, no sideways scroll at 390-1400 px, every text readable in Light and Dark, the figures' text
+  in the theme's colour, SVG inlined with scripts, event handlers and links removed, user text as text),
+  ``*.report.json`` too, while other JSON files keep their editor and "Open With > Editor" stays.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from html.parser import HTMLParser
 
 import pytest
 
@@ -26,6 +28,8 @@ CARDS = ["WEAT explorer", "Sense WEAT explorer", "RIPA projection", "Sense selec
          "NLI explorer", "Report"]
 FACTORY = "embias report"
 VIEW = ".embias-report-view"
+TITLE = "<b>audit</b> of GloVe"
+NOTE = "<img src=x onerror=alert(1)> 2 words out of vocabulary"
 
 EVIL_SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="300" height="120"'
@@ -42,32 +46,44 @@ EVIL_SVG = (
 )
 
 
-def _report() -> dict:
-    """A small report in the ``embias-report/1`` schema (what ``embias report`` writes)."""
-    return {
-        "schema": "embias-report/1", "title": "Audit of glove-6b-50d <b>quick</b>",
-        "created": "2025-01-02T03:04:05+00:00", "quick": True,
-        "provenance": {"package_version": "0.1.0", "python": "3.11.7", "platform": "Linux-x86_64",
-                       "seconds": 12.5, "options": {"seed": 0, "n_samples": 10000}},
-        "models": [{"name": "glove-6b-50d", "kind": "static", "fingerprint": "sha256:abc123"}],
-        "data_files": {"weat.json": {"source": "bundled", "sha256": "f00d"}},
-        "sections": [
-            {"id": "weat", "title": "WEAT 1-10", "method": "weat", "model": "glove-6b-50d",
-             "what": "Association of target words with attribute words.", "status": "done", "reason": None,
-             "seconds": 3.25,
-             "table": {"columns": ["test", "d", "p"], "rows": [["weat6", 1.7012345, 0.00012], ["weat7", -0.25, 0.81]]},
-             "published": [{"label": "weat6 d", "value": 1.81, "ours": 1.7012345,
-                            "source": {"paper": "Caliskan et al. 2017", "table": "Table 1", "row": "Career/family"}}],
-             "significance": [{"label": "weat6", "p": 0.00012, "p_holm": 0.00024, "significant": True}],
-             "notes": ["<img src=x onerror=alert(1)> 2 words out of vocabulary"],
-             "figure": {"svg": EVIL_SVG, "svg_path": "weat.svg", "png_path": "weat.png"}},
-            {"id": "crows", "title": "CrowS-Pairs", "method": "crows", "model": "glove-6b-50d", "what": "",
-             "status": "skipped", "reason": "CrowS-Pairs not given: embias data fetch crows-pairs",
-             "seconds": 0.0, "table": {"columns": [], "rows": []}, "published": [], "significance": [], "notes": [],
-             "figure": {"svg": None, "svg_path": None, "png_path": None}},
-        ],
-        "holm": {"alpha": 0.05, "n_tests": 1},
-    }
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory):
+    """One real quick report (GloVe 6B 50d; seed 0 and alpha 0.01, the defaults) with its report.html."""
+    from embias_widgets.analysis.report import Report
+
+    out = tmp_path_factory.mktemp("labext_report")
+    Report(["glove-6b-50d"], out=out, quick=True, progress=False, title=TITLE).run()
+    return out
+
+
+class _Cells(HTMLParser):
+    """The text of every ``<td>`` of a page, one list per table (what a reader sees in each cell)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[list[str]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "td":
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._cell is not None:
+            self.tables[-1].append("".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _html_cells(report_dir) -> list[list[str]]:
+    cells = _Cells()
+    cells.feed((report_dir / "report.html").read_text(encoding="utf-8"))
+    return cells.tables
 
 
 def _open_lab(page, lab_server) -> None:
@@ -162,12 +178,16 @@ def test_weat_card_opens_a_notebook_that_runs(lab_server, page):
     assert not page.errors, page.errors
 
 
-def _write_reports(root) -> None:
+def _write_reports(root, report_dir) -> None:
     folder = root / "reports"
     folder.mkdir(exist_ok=True)
-    (folder / "report.json").write_text(json.dumps(_report(), indent=1))
-    (folder / "second.report.json").write_text(json.dumps(_report()))
-    (folder / "myreport.json").write_text(json.dumps(_report()))
+    text = (report_dir / "report.json").read_text(encoding="utf-8")
+    (folder / "report.json").write_text(text)
+    evil = json.loads(text)  # a figure and a note a hostile file could hold
+    evil["sections"][0]["figure"]["svg"] = EVIL_SVG
+    evil["sections"][0]["notes"].append(NOTE)
+    (folder / "evil.report.json").write_text(json.dumps(evil))
+    (folder / "myreport.json").write_text(text)
     (folder / "other.json").write_text(json.dumps({"a": 1}))
     (folder / "broken.report.json").write_text(json.dumps({"schema": "something-else/2", "sections": []}))
     (folder / "garbled.report.json").write_text('{"schema": "embias-report/1", ')
@@ -180,10 +200,40 @@ def _double_click(page, name: str) -> None:
     item.dblclick()
 
 
-def test_report_file_opens_rendered(lab_server, page):
+# one evaluate per width and theme: the header's seed and alpha, every table's cells, sideways scroll (the
+# page, the panel, the report, each table's card), the sizes line whole, and the figures' text colour
+_CHECKS = r"""
+(sel) => {
+  const view = [...document.querySelectorAll(sel)].find((v) => v.offsetParent !== null);
+  const report = view.querySelector('.embias-report-viewer');
+  const right = report.getBoundingClientRect().right;
+  const texts = [...report.querySelectorAll(':scope > p')].map((p) => p.textContent);
+  const sizes = [...report.querySelectorAll(':scope > p')].find((p) => p.textContent.includes('sizes:'));
+  return {
+    header: texts[0], sizes: sizes?.textContent,
+    sizesClipped: sizes ? sizes.scrollWidth - sizes.clientWidth : null,
+    tables: [...report.querySelectorAll('table')].map((t) => [...t.querySelectorAll('td')].map((td) => td.textContent)),
+    pageWidth: document.documentElement.scrollWidth, viewport: window.innerWidth,
+    viewOverflow: view.scrollWidth - view.clientWidth, reportOverflow: report.scrollWidth - report.clientWidth,
+    cardsOut: Math.max(...[...report.querySelectorAll('.rv-scroll')]
+      .map((c) => c.getBoundingClientRect().right - right)),
+    tableScrolls: [...report.querySelectorAll('.rv-scroll')].filter((c) => c.querySelector('table'))
+      .every((c) => getComputedStyle(c).overflowX === 'auto'),
+    figures: report.querySelectorAll('svg').length,
+    chartText: [...new Set([...report.querySelectorAll('svg text')].map((t) => getComputedStyle(t).fill))],
+    fg: getComputedStyle(report).color,
+  };
+}
+"""
+
+
+def test_report_file_opens_as_report_html_shows_it(lab_server, page, report_dir):
+    """report.json double-clicked: the blocks report.html is drawn from, written the same way (every table cell
+    the same text, seed 0 and alpha 0.01 as written), in Light and Dark at 390, 1000 and 1400 px: no sideways
+    scroll, tables scrolling inside their card, every text (the figures' included) at least 4.5:1."""
     from playwright.sync_api import expect
 
-    _write_reports(lab_server["root"])
+    _write_reports(lab_server["root"], report_dir)
     _open_lab(page, lab_server)
     factory = page.evaluate(
         f"""() => Object.fromEntries(['reports/report.json', 'a.report.json', 'reports/myreport.json',
@@ -196,68 +246,62 @@ def test_report_file_opens_rendered(lab_server, page):
     _command(page, "filebrowser:go-to-path", {"path": "reports"})
     _double_click(page, "report.json")
     view = page.locator(VIEW).last
-    expect(view.locator(".embias-report-title")).to_have_text("Audit of glove-6b-50d <b>quick</b>", timeout=30_000)
-    expect(view.locator(".embias-report-section-title")).to_have_count(2)
-    expect(view.locator(".embias-report-section-title").first).to_contain_text("WEAT 1-10")
-    expect(view.locator(".embias-report-status")).to_have_text(
-        "skipped: CrowS-Pairs not given: embias data fetch crows-pairs")
-    first_table = view.locator(".embias-report-section").first.locator("table").first
-    expect(first_table.locator("th")).to_have_text(["test", "d", "p"])
-    expect(first_table.locator("tbody tr").first.locator("td")).to_have_text(["weat6", "1.7012", "1.20e-4"])
-    expect(view.locator(".embias-report-published td")).to_have_text(
-        ["weat6 d", "1.81", "1.7012", "Caliskan et al. 2017, Table 1, Career/family"])
-    expect(view.locator(".embias-report-significance td")).to_have_text(["weat6", "1.20e-4", "2.40e-4", "yes"])
-    expect(view.locator(".embias-report-notes li")).to_have_text(
-        ["<img src=x onerror=alert(1)> 2 words out of vocabulary"])
-    # user text stays text; the figure is inline SVG with only drawing elements left
-    assert view.locator("b, img").count() == 0
-    svg = view.locator(".embias-report-figure svg")
-    expect(svg).to_have_count(1)
-    expect(svg.locator("rect.bar")).to_have_count(1)
-    expect(svg.locator("text").first).to_have_text("d = 1.70")
-    left = page.evaluate("""(sel) => {
-        const svg = document.querySelector(sel);
+    expect(view.locator(".rv-h1")).to_have_text(TITLE, timeout=60_000)  # user text as text
+    expect(view.locator("details")).to_have_count(3)
+    html_cells = _html_cells(report_dir)
+    options = json.loads((report_dir / "report.json").read_text())["provenance"]["options"]
+    assert (options["seed"], options["alpha"]) == (0, 0.01)
+    page.evaluate(f"() => {APP}.shell.collapseLeft()")
+    for theme in ("light", "dark"):
+        set_theme(page, theme)
+        for width in (390, 1000, 1400):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.wait_for_timeout(300)
+            label = f"labextension viewer {width}px {theme}"
+            got = page.evaluate(_CHECKS, VIEW)
+            assert got["header"].endswith("· seed 0 · alpha 0.01"), (label, got["header"])
+            assert got["sizes"].startswith("quick sizes: permutations per test: 10,000") and got["sizesClipped"] <= 0
+            assert got["tables"] == html_cells, (label, got["tables"][:2], html_cells[:2])
+            assert got["pageWidth"] <= got["viewport"], f"{label}: the page scrolls sideways ({got['pageWidth']} px)"
+            assert got["viewOverflow"] <= 0 and got["reportOverflow"] <= 0 and got["cardsOut"] <= 0.5, (label, got)
+            assert got["tableScrolls"] and got["figures"] == 3, label
+            assert got["chartText"] == [got["fg"]], (label, got["chartText"], got["fg"])  # the theme's text colour
+            check_contrast(page, VIEW, label, theme)
+            if width == 1000:
+                screenshot_widgets(page, VIEW, "report-file-viewer", theme)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    set_theme(page, "light")
+    page.evaluate(f"() => {APP}.shell.expandLeft()")
+
+    # a hostile file: notes stay text, the figure is inline SVG with only drawing elements left
+    _double_click(page, "evil.report.json")
+    expect(page.locator(VIEW)).to_have_count(2, timeout=30_000)
+    evil = page.locator(VIEW).last
+    expect(evil.locator("li", has_text="2 words out of vocabulary")).to_have_text(NOTE, timeout=60_000)
+    assert evil.locator("b, img, script, foreignObject, image, a").count() == 0
+    left = page.evaluate(r"""(sel) => {
+        const svg = [...document.querySelectorAll(sel)].pop().querySelector('details svg');
         const attrs = [...svg.querySelectorAll('*'), svg]
             .flatMap((e) => [...e.attributes].map((a) => a.name + '=' + a.value));
         return {tags: [...new Set([...svg.querySelectorAll('*')].map((e) => e.localName))].sort(),
-                bad: attrs.filter((a) => /^on|href=(?!#)|url\\((?!#)|javascript:/i.test(a)),
-                clip: svg.querySelector('clipPath')?.id, uses: svg.querySelector('g').getAttribute('clip-path')};
-    }""", f"{VIEW} .embias-report-figure svg")
-    assert left["tags"] == ["clipPath", "defs", "g", "rect", "text"], left
-    assert left["bad"] == [], left
-    assert left["clip"] != "clip1" and left["uses"] == f"url(#{left['clip']})", left  # ids kept apart, links kept
-    page.locator(f"{VIEW} .embias-report-figure rect.bar").dispatch_event("click")
-    assert page.evaluate("() => window.__embiasPwned") is None
-    assert not [d for d in page.dialogs], page.dialogs
-
-    # readable in both themes; fits 360 px with the tables scrolling inside themselves
-    for theme in ("light", "dark"):
-        set_theme(page, theme)
-        check_contrast(page, VIEW, "report viewer", theme)
-        screenshot_widgets(page, f"{VIEW} .embias-report", "report-viewer", theme)
-    overflow = page.evaluate("""(sel) => {
-        const view = document.querySelector(sel);
-        view.style.width = '360px';
-        const report = view.querySelector('.embias-report');
-        const out = {report: report.scrollWidth - report.clientWidth,
-                     tables: [...view.querySelectorAll('.embias-report-scroll')]
-                         .map((s) => s.getBoundingClientRect().right - report.getBoundingClientRect().right)};
-        view.style.width = '';
-        return out;
+                bad: attrs.filter((a) => /^on|href|url\(|javascript:/i.test(a)),
+                text: svg.querySelector('text')?.textContent};
     }""", VIEW)
-    assert overflow["report"] <= 0 and max(overflow["tables"]) <= 0.5, overflow
-    set_theme(page, "light")
+    assert left["tags"] == ["clipPath", "defs", "g", "rect", "text"] and left["bad"] == [], left
+    assert left["text"] == "d = 1.70", left
+    evil.locator("rect.bar").dispatch_event("click")
+    assert page.evaluate("() => window.__embiasPwned") is None
+    assert not page.dialogs, page.dialogs
 
-    # *.report.json opens rendered too; a file with another schema says so; other JSON keeps its editor
-    _double_click(page, "second.report.json")
-    expect(page.locator(VIEW)).to_have_count(2, timeout=30_000)
+    # a file with another schema, bad JSON or missing fields says so in one line; other JSON keeps its editor
     _double_click(page, "broken.report.json")
-    expect(page.locator(".embias-report-error").last).to_contain_text('"schema" is "something-else/2"', timeout=30_000)
+    expect(page.locator(".embias-report-error").last).to_contain_text("schema 'something-else/2'", timeout=30_000)
     _double_click(page, "garbled.report.json")
     expect(page.locator(".embias-report-error")).to_have_count(2, timeout=30_000)
     expect(page.locator(".embias-report-error").last).to_contain_text("garbled.report.json: not valid JSON")
-    _double_click(page, "minimal.report.json")  # every field but the schema and sections may be missing
-    expect(page.locator(f"{VIEW} .embias-report-section-title").last).to_contain_text("section 1", timeout=30_000)
+    _double_click(page, "minimal.report.json")
+    expect(page.locator(".embias-report-error")).to_have_count(3, timeout=30_000)
+    expect(page.locator(".embias-report-error").last).to_contain_text("'title' is missing")
     for name in ("other.json", "myreport.json"):
         _double_click(page, name)
         page.wait_for_function(f"(n) => {APP}.shell.currentWidget?.context?.path === 'reports/' + n",
