@@ -84,10 +84,14 @@ def test_loads_offline_through_registry_and_nli_loader(demo: DemoNli) -> None:
     assert os.environ.get("HF_HUB_OFFLINE") == "1"
     assert is_nli_classifier(demo)
     assert demo.name == DEMO_NAME and demo.description.startswith("DEMO") and demo.labels == LABELS
-    assert isinstance(load_model(DEMO_NAME), DemoNli)
+    from embias_widgets.models.registry import resolve_loader
+
+    assert isinstance(resolve_loader(DEMO_NAME)(), DemoNli)
     assert isinstance(load_nli_model(DEMO_NAME, batch_size=16), DemoNli)
     with pytest.raises(TypeError, match="batch_size and cache_size"):
-        load_model(DEMO_NAME, device="cuda")
+        resolve_loader(DEMO_NAME)(device="cuda")
+    with pytest.raises(ValueError, match="is an NLI classifier, not a word-vector model"):
+        load_model(DEMO_NAME)  # load_model gives embeddings; the demo NLI loads through load_nli_model
 
 
 def test_weights_are_small_with_provenance() -> None:
