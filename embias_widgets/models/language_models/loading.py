@@ -9,12 +9,11 @@ the offline demo MLM) is loaded through the registry.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ..errors import ModelNotFoundError
+from ..sentence_encoders.hub import quiet_loading
 from .causal_lm import CausalLMScorer
 from .masked_lm import MaskedLMScorer
 from .text_checks import check_tokenizer
@@ -100,7 +99,7 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
     loader = resolve_loader(model)
     if loader is not None:
         description = available_models()[model]
-        with quiet_weight_loading():
+        with quiet_loading():
             scorer = _wrap(loader(), model, options)
         scorer.description = scorer.description or description
         return scorer
@@ -125,22 +124,7 @@ def load_likelihood_model(model: Any, *, kind: str = "auto", **options: Any) -> 
             f"{', '.join(available_models('language-model'))}"
         ) from err
     cls = MaskedLMScorer if chosen == "masked" else CausalLMScorer
-    with quiet_weight_loading():  # our own bar shows the scoring; transformers' 'Loading weights' bar is noise
+    with quiet_loading():  # our own bar shows the scoring; transformers' 'Loading weights' bar is noise
         scorer = cls.from_pretrained(model, **options)
     check_tokenizer(scorer.tokenizer, model, model)  # a missing vocab.txt loads as a 5-token tokenizer
     return scorer
-
-
-@contextmanager
-def quiet_weight_loading() -> Iterator[None]:
-    """Turn transformers' progress bars (the 'Loading weights' bar on stderr, or above a widget) off,
-    and back on afterwards if they were on."""
-    from transformers.utils import logging as hf_logging
-
-    was_on = hf_logging.is_progress_bar_enabled()
-    hf_logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        if was_on:
-            hf_logging.enable_progress_bar()
