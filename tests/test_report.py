@@ -106,10 +106,14 @@ def test_nli_numbers_equal_nli_probe_and_the_interval_is_hand_computed(quick):
     from embias_widgets.stimuli.nli_probes import load_probe
 
     result, _ = quick
-    rows = _rows(_section(result, section_id("nli-religion-polarity", "embias-demo-nli")))
+    section = _section(result, section_id("nli-religion-polarity", "embias-demo-nli"))
+    rows = _rows(section)
     source = SampledPairs(load_probe("religion-polarity"), QUICK_SIZES["nli_pairs"], 0)
     assert len(source) == QUICK_SIZES["nli_pairs"] and np.all(np.diff(source.indices) > 0)
     run = NliProbe(source, model="embias-demo-nli").run(per_pair=True)
+    t = run.templates()  # the robustness line quotes the section's template note: the sampled templates' NN range
+    assert any(n.startswith("per template: ") and f"over {t['n_templates']:,} templates" in n
+               and repr(t["most_neutral"]["template"]) in n for n in section["notes"])
     scores = run.to_dict()["pairs"]
     assert rows["NN (pairs)"]["value"] == scores["net_neutral"]
     assert rows["FN (pairs)"]["value"] == scores["fraction_neutral"]

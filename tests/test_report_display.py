@@ -13,7 +13,7 @@ import pytest
 from embias_widgets.analysis.publish.agreement import VALIDITY, dimension_table, kendall_taus, model_orders
 from embias_widgets.analysis.publish.findings import findings, headline
 from embias_widgets.analysis.publish.model_card import model_card
-from embias_widgets.analysis.publish.page import page, sizes_line
+from embias_widgets.analysis.publish.page import page, robustness_line, sizes_line
 from embias_widgets.analysis.report import SECTION_KEYS, ReportResult
 from embias_widgets.analysis.report.figures import PNG_SCALE, PPI, chart_spec, section_spec
 from embias_widgets.analysis.report.html import report_html
@@ -244,3 +244,20 @@ def test_demo_warnings_are_told_from_notes_naming_a_demo_model():
     assert is_demo_note("demo model: a small offline MLM for trying the method; its scores say nothing ...")
     assert is_demo_note("DEMO NLI model: a small offline head")
     assert not is_demo_note("model embias-demo-mlm: 8 pairs scored") and not is_demo_note("democratic party")
+
+
+def test_robustness_line_of_groups_and_templates():
+    """Likelihood sections: the lowest and highest group and the groups whose interval excludes the no-bias
+    value, read from the table (issue 28, section 5); NLI sections quote their per-template note."""
+    iv = lambda lo, hi: {"low": lo, "high": hi, "level": 0.95, "method": "Wilson"}  # noqa: E731
+    section = {"method": "crows-pairs", "notes": [], "chart": {"x": "CPS %", "y": "bias type",
+                                                               "interval": "95% interval", "ref": 50},
+               "table": {"columns": ["bias type", "n", "CPS %", "95% interval"],
+                         "rows": [["all", 30, 60.0, iv(41.0, 76.0)], ["race", 10, 80.0, iv(55.0, 93.0)],
+                                  ["age", 10, 40.0, iv(17.0, 69.0)], ["gender", 10, 60.04, iv(31.0, 83.0)],
+                                  ["direction: stereo", 20, 99.0, iv(80.0, 100.0)]]}}
+    assert robustness_line(section) == ("Robustness across its 3 bias types: CPS % from 40.0 (age) to 80.0 (race); "
+                                        "the interval excludes 50.0 for 1 of them (race).")
+    nli = {"method": "nli-religion-polarity", "notes": ["per template: NN ranges from 0.2 to 0.4"],
+           "table": {"columns": ["measure", "value", "95% interval"], "rows": []}, "chart": None}
+    assert robustness_line(nli) == "Robustness to the templates: NN ranges from 0.2 to 0.4."

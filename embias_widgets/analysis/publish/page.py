@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...formatting import column_kinds
+from ...formatting import column_kinds, format_value
+from ..report.sections_lm import TEMPLATE_NOTE
 from .agreement import agreement_blocks, validity_notes
 from .findings import demo_notes, findings, headline, user
 
@@ -101,7 +102,36 @@ def robustness_line(section: dict[str, Any]) -> str:
         return line + " (the rule is in the notes)."
     if section["method"] in ("weat", "seat", "sense-weat", "debias"):
         return "Robustness to the choice of words: not measured in this report."
-    return "Robustness to the choice of items or templates: not measured in this report."
+    template = next((n for n in section.get("notes", []) if n.startswith(TEMPLATE_NOTE)), None)
+    if template:
+        return f"Robustness to the templates: {template.removeprefix(TEMPLATE_NOTE)}."
+    return groups_line(section) or "Robustness to the choice of items or templates: not measured in this report."
+
+
+GROUPS = {"bias type": "bias types", "sense type / key": "sense types and keys"}
+"""First table columns that name groups of items (the likelihood sections), with their plural."""
+
+
+def groups_line(section: dict[str, Any]) -> str:
+    """How the headline score moves across the section's groups (bias types, sense types): its lowest and highest
+    group and the groups whose interval excludes the no-bias value (the table's own numbers and intervals).
+    Rows ``all`` and ``direction: ...`` are not groups."""
+    chart, columns = section.get("chart") or {}, section["table"]["columns"]
+    plural = GROUPS.get(columns[0] if columns else "")
+    if not plural or not chart.get("interval") or chart.get("x") not in columns or chart.get("ref") is None:
+        return ""
+    x, iv, ref = columns.index(chart["x"]), columns.index(chart["interval"]), float(chart["ref"])
+    groups = [r for r in section["table"]["rows"] if isinstance(r[x], int | float) and str(r[0]) != "all"
+              and not str(r[0]).startswith("direction:")]
+    if len(groups) < 2:
+        return ""
+    kind = column_kinds(columns)[x]
+    low, high = min(groups, key=lambda r: r[x]), max(groups, key=lambda r: r[x])
+    apart = [str(r[0]) for r in groups if isinstance(r[iv], dict) and not r[iv]["low"] <= ref <= r[iv]["high"]]
+    return (f"Robustness across its {len(groups)} {plural}: {chart['x']} from "
+            f"{format_value(low[x], kind)} ({low[0]}) to {format_value(high[x], kind)} ({high[0]}); the interval "
+            f"excludes {format_value(ref, kind)} for {len(apart)} of them" + (f" ({', '.join(apart)})." if apart
+                                                                               else "."))
 
 
 def _section(section: dict[str, Any]) -> dict[str, Any]:

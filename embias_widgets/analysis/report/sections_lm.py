@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ...formatting import format_value
 from ...stimuli.nli_probes import NliPair, PairSource, TemplateProbe
 from .plan import SectionSpec
 from .sections import interval, interval_column, interval_note, level_of, model_options, number, outcome
@@ -181,6 +182,21 @@ class SampledPairs(PairSource):
 
 
 
+TEMPLATE_NOTE = "per template: "
+"""The start of the NLI section's note on template sensitivity (the report's robustness line quotes it)."""
+
+
+def template_note(templates: dict[str, Any] | None) -> list[str]:
+    """How far NN moves with the template (Seshadri et al. 2022: template edits swing such scores): the most
+    and the least neutral template of the sampled pairs, from :meth:`~.nli.NliProbeResult.templates`."""
+    if not templates or templates.get("n_templates", 0) < 2:
+        return []
+    most, least = templates["most_neutral"], templates["least_neutral"]
+    return [f"{TEMPLATE_NOTE}NN ranges from {format_value(least['net_neutral'])} ({least['template']!r}, "
+            f"{least['n']} pairs) to {format_value(most['net_neutral'])} ({most['template']!r}, {most['n']} "
+            f"pairs) over {templates['n_templates']:,} templates of the sampled pairs"]
+
+
 def word_pair_note(per_pair: Any, n_templates: int) -> str:
     """How many word pairs the sample reached and how many of each one's templates it holds: the word-pair
     measures average only those sampled templates, not all of them (Dev et al. average every template)."""
@@ -211,6 +227,7 @@ def run_nli(spec: SectionSpec) -> dict[str, Any]:
                  for k, v in s.items() if k.startswith("threshold_") and not k.endswith("_interval")]
     intervals = [r[2] for r in rows]
     notes = [f"{len(source):,} of {len(probe):,} pairs, a seeded random sample (seed {spec.options['seed']})",
+             *template_note(d.get("templates")),
              *interval_note(intervals),
              word_pair_note(per_pair, len(probe.templates)),
              "no p-value: these are descriptive measures", *(n for n in d.get("notes", []) if "subset" not in n)]
