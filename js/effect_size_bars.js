@@ -8,6 +8,8 @@
 import "./effect_size_bars.css";
 import { h, listen, s, signed } from "./lib/dom.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
+import { figureFrame } from "./lib/figure_frame.js";
+import { formatStat, formatValue } from "./lib/format.js";
 import { fitWords } from "./lib/labels.js";
 import { fitKey } from "./lib/wrap.js";
 import { clipped, linear, niceDomain, signedBar, tickLabel } from "./lib/scale.js";
@@ -26,7 +28,7 @@ function arrow(x, y, dir) {
   return s("polygon", { points: pts, class: "esb-arrow" });
 }
 
-function drawEffect(svg, d, interval, without) {
+function drawEffect(svg, d, interval, without, significant) {
   const left = 30;
   const right = WIDTH - 30;
   const x = linear(AXIS, [left, right]);
@@ -56,13 +58,19 @@ function drawEffect(svg, d, interval, without) {
     }),
   );
   marks();
+  if (significant) {
+    // the significance mark beside the bar's end (or its whisker's), as the report's figures mark it
+    const tip = d >= 0 ? Math.max(d, interval?.high ?? d) : Math.min(d, interval?.low ?? d);
+    const end = Math.max(left, Math.min(right, x(tip)));
+    svg.append(s("text", { x: (end + (d >= 0 ? 4 : -4)).toFixed(2), y: 26, "text-anchor": d >= 0 ? "start" : "end", class: "esb-sig-mark", "data-significant": "true" }, "*"));
+  }
   const side = clipped(d, AXIS);
   if (side) {
     const edge = side === "high" ? right : left;
     const dir = side === "high" ? 1 : -1;
     svg.append(
       arrow(edge + 2 * dir, 21, dir),
-      s("text", { x: edge + 10 * dir, y: 8, "text-anchor": side === "high" ? "end" : "start", class: "esb-clip", "data-clipped": side }, `d = ${signed(d, 2)} (beyond the axis)`),
+      s("text", { x: edge + 10 * dir, y: 8, "text-anchor": side === "high" ? "end" : "start", class: "esb-clip", "data-clipped": side }, `d = ${formatValue(d, "effect")} (beyond the axis)`),
     );
   }
 }
@@ -215,7 +223,7 @@ function render({ model, el }) {
       if (next === without) return;
       without = next;
       const failed = Boolean(model.get("error")) || Boolean(model.get("stale"));
-      drawEffect(effectSvg, failed ? null : model.get("effect_size"), failed ? null : model.get("effect_size_interval"), without);
+      drawEffect(effectSvg, failed ? null : model.get("effect_size"), failed ? null : model.get("effect_size_interval"), without, !failed && Boolean(model.get("significant")));
       el.dataset.without = without === null ? "" : String(without);
     },
   });
@@ -285,7 +293,7 @@ function render({ model, el }) {
     title.textContent = model.get("title") || "";
     subtitle.textContent = model.get("subtitle") || "";
     const interval = failed ? null : model.get("effect_size_interval") || null;
-    drawEffect(effectSvg, d, interval, without);
+    drawEffect(effectSvg, d, interval, without, !failed && Boolean(model.get("significant")));
     el.dataset.interval = interval && interval.low !== undefined ? `${interval.low},${interval.high}` : "";
     const stability = failed ? {} : model.get("stability") || {};
     el.dataset.verdict = stability.verdict || "";
@@ -302,9 +310,9 @@ function render({ model, el }) {
       const ci = intervalText(interval);
       const { badge } = verdictNodes(stability);
       value.replaceChildren(
-        `d = ${signed(d, 4)}${ci ? ` ${ci}` : ""}`,
+        `d = ${formatValue(d, "effect")}${ci ? ` ${ci}` : ""}`,
         ...(badge ? [" ", badge] : []),
-        `   p = ${p === null ? "n/a" : Number(p).toPrecision(4)}${mark}` + (model.get("p_provisional") ? " (provisional)" : ""),
+        `   ${p === null ? "p = n/a" : formatStat("p", p, "p")}${mark}` + (model.get("p_provisional") ? " (provisional)" : ""),
         h("span", { className: "esb-alpha", text: alphaText }),
       );
     }
@@ -368,20 +376,26 @@ function figureSpec(model) {
   const count = (set) => new Set(rows.filter((r) => r.set === set).map((r) => r.word)).size;
   const numbers = d === null || d === undefined
     ? "d undefined"
-    : `d = ${signed(d, 4)} ${intervalText(model.get("effect_size_interval"))}   p = ${p === null || p === undefined ? "n/a" : Number(p).toPrecision(4)}${model.get("significant") ? " *" : ""}   n = ${count("targ1")} + ${count("targ2")} target words`;
+    : `d = ${formatValue(d, "effect")} ${intervalText(model.get("effect_size_interval"))}   ${p === null || p === undefined ? "p = n/a" : formatStat("p", p, "p")}${model.get("significant") ? " *" : ""}   n = ${count("targ1")} + ${count("targ2")} target words`;
   const stability = model.get("stability") || {};
-  const trust = `* p < α = ${model.get("alpha")}; correction for multiple tests: ${model.get("correction") || "none"}`
-    + (stability.verdict ? `; subset stability: ${stability.verdict} (${stability.rule})` : "");
+  const trust = stability.verdict ? `subset stability: ${stability.verdict} (${stability.rule})` : "";
   const cos = model.get("cos_label") || "mean cos";
-  return {
-    title: model.get("title") || model.get("test_name") || "",
-    subtitle: [model.get("subtitle"), model.get("model_name") && !String(model.get("subtitle")).includes(model.get("model_name")) ? `model: ${model.get("model_name")}` : ""].filter(Boolean).join("; "),
+  const name = model.get("model_name") || "";
+  const subtitle = model.get("subtitle") || "";
+  return figureFrame({
+    test: model.get("title") || model.get("test_name") || "",
+    model: name,
+    subtitle: subtitle === `on ${name}` ? "" : subtitle,
     lines: [numbers, trust, model.get("method_text") || ""],
     legend: [
       [cats.targ1 || "X", "esb-targ1"], [cats.targ2 || "Y", "esb-targ2"],
       [`bar: s(w, A, B) = ${cos}(w, ${cats.attr1 || "A"}) − ${cos}(w, ${cats.attr2 || "B"})`, null],
+      ...(intervalText(model.get("effect_size_interval")) ? [["whiskers: the interval of d", null]] : []),
     ],
-  };
+    ref: [0, "no bias (d = 0, s = 0)"],
+    alpha: model.get("alpha"),
+    correction: model.get("correction"),
+  });
 }
 
 export default { render };

@@ -10,6 +10,7 @@ import { heatColor } from "./lib/palette.js";
 import { heatScale } from "./lib/heat.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
 import { cellSvg, heatmapSvg, nliFigureSpec } from "./lib/nli_figure.js";
+import { formatValue } from "./lib/format.js";
 
 const LABELS = ["entailment", "neutral", "contradiction"];
 const SHORT = { entailment: "e", neutral: "n", contradiction: "c" };
@@ -196,9 +197,9 @@ function render({ model, el }) {
   function drawTemplates() { // per template NN (Python's NliProbeResult.templates()); the picker lists them
     const t = model.get("templates") || {};
     const rows = t.rows || [];
-    templateSel.setOptions([["", "mean over templates"], ...rows.map((r) => [r.template, `${r.template} (NN ${fmt(r.net_neutral)})`])], (model.get("heatmap") || {}).template || "");
+    templateSel.setOptions([["", "mean over templates"], ...rows.map((r) => [r.template, `${r.template} (NN ${formatValue(r.net_neutral, "number")})`])], (model.get("heatmap") || {}).template || "");
     templateLine.textContent = rows.length > 1
-      ? `NN per template: most neutral "${t.most_neutral.template}" ${fmt(t.most_neutral.net_neutral)}, least neutral "${t.least_neutral.template}" ${fmt(t.least_neutral.net_neutral)} (spread ${fmt(t.spread)}, over ${rows.length} templates)`
+      ? `NN per template: most neutral "${t.most_neutral.template}" ${formatValue(t.most_neutral.net_neutral, "number")}, least neutral "${t.least_neutral.template}" ${formatValue(t.least_neutral.net_neutral, "number")} (spread ${formatValue(t.spread, "number")}, over ${rows.length} templates)`
       : "";
   }
 
@@ -228,7 +229,7 @@ function render({ model, el }) {
             h("div", { className: "nle-score", dataset: { measure } },
               h("span", { className: "nle-measure", text: measure.replaceAll("_", " ") }),
               h("span", { className: "nle-track" }, h("span", { className: "nle-fill nle-neutral", style: `width: ${Math.max(0, Math.min(1, value ?? 0)) * 100}%` })),
-              h("span", { className: "nle-score-value", text: fmt(value) }))),
+              h("span", { className: "nle-score-value", text: formatValue(value, "number") }))),
         )),
     );
   }

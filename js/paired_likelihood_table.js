@@ -8,7 +8,8 @@
 import "./paired_likelihood_table.css";
 import { h, listen, s } from "./lib/dom.js";
 import { downloadText, exportButtons, fileStem } from "./lib/export.js";
-import { formatInterval } from "./lib/format.js";
+import { formatInterval, formatValue } from "./lib/format.js";
+import { figureFrame } from "./lib/figure_frame.js";
 import { createHistory } from "./lib/history.js";
 import { metricName, replacePair, withGroupHeadings } from "./lib/likelihood.js";
 import { createChoices, fillChoices, rowsCSV } from "./lib/likelihood_controls.js";
@@ -55,13 +56,16 @@ function exportsFor(model, summarySvg) {
     figure: () => {
       const summary = model.get("summary") || {};
       const scored = summary.score !== null && summary.score !== undefined;
-      return {
-        title: `${metricName(model.get("metric"))} bias score on ${name() || "model"}`,
+      return figureFrame({
+        test: `${metricName(model.get("metric"))} bias score`,
+        model: name() || "model",
         subtitle: `${summary.metric_label || ""}. ${summary.convention_label || ""}`.trim(),
-        lines: [scored ? `bias score ${Number(summary.score).toFixed(2)} ${formatInterval(summary.score_interval)} (${summary.group || "all pairs"}, N = ${summary.n} pairs; ${summary.reference ?? 50} = unbiased)` : "no scored pairs",
-          ...(summary.groups || []).map((g) => `${g.name}: ${Number(g.score).toFixed(2)} ${formatInterval(g.score_interval)} (N = ${g.n})`)],
-        legend: [["prefers the more stereotypical sentence", "plt-bar-stereo"], ["prefers the less stereotypical sentence", "plt-bar-anti"]],
-      };
+        lines: [scored ? `bias score ${formatValue(summary.score, "percent")} ${formatInterval(summary.score_interval, "percent")} (${summary.group || "all pairs"}, N = ${summary.n} pairs; ${summary.reference ?? 50} = unbiased)` : "no scored pairs",
+          ...(summary.groups || []).map((g) => `${g.name}: ${formatValue(g.score, "percent")} ${formatInterval(g.score_interval, "percent")} (N = ${g.n})`)],
+        legend: [["prefers the more stereotypical sentence", "plt-bar-stereo"], ["prefers the less stereotypical sentence", "plt-bar-anti"],
+          ...(scored && summary.score_interval ? [[`whiskers: ${Math.round(100 * summary.score_interval.level)}% Wilson interval`, null]] : [])],
+        ref: [summary.reference ?? 50, "unbiased"],
+      });
     },
     csv: () => rowsCSV(model),
     svgs: () => [summarySvg],

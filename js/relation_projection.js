@@ -4,8 +4,10 @@
 // the user fits it: drawing geometry, lib/scale.js), maps numbers to pixels and places
 // labels so they do not collide. User text reaches the page through textContent only.
 import "./relation_projection.css";
-import { h, listen, s, signed, splitItems } from "./lib/dom.js";
+import { h, listen, s, splitItems } from "./lib/dom.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
+import { formatInterval, formatValue } from "./lib/format.js";
+import { figureFrame } from "./lib/figure_frame.js";
 import { createHistory } from "./lib/history.js";
 import { estimateWidth, placeLabels } from "./lib/labels.js";
 import { colorName, groupColors } from "./lib/palette.js";
@@ -232,10 +234,10 @@ function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
         "data-ripa": String(p.ripa),
         "data-label-lane": String(lane),
       });
-      const range = hasInterval(p) ? ` [${signed(p.low, 3)}, ${signed(p.high, 3)}]` : "";
-      dot.append(s("title", {}, `${p.word} (${group}): RIPA ${signed(p.ripa, 3)}${range}`));
+      const range = hasInterval(p) ? ` ${formatInterval(p, "effect")}` : "";
+      dot.append(s("title", {}, `${p.word} (${group}): RIPA ${formatValue(p.ripa, "effect")}${range}`));
       dot.addEventListener("mouseenter", () => {
-        hover.textContent = `${p.word}  ${signed(p.ripa, 3)}`;
+        hover.textContent = `${p.word}  ${formatValue(p.ripa, "effect")}`;
         hover.setAttribute("x", cx.toFixed(2));
         hover.setAttribute("y", String(y - 30));
         hover.setAttribute("visibility", "visible");
@@ -311,11 +313,14 @@ function render({ model, el }) {
   }, { className: "erp-fit", title: "fit the axis range to the points now" });
   const exportsNode = exportButtons({
     stem: () => fileStem("ripa", model.get("model_name") || "model"),
-    figure: () => ({
-      title: `RIPA: words projected on the relation vector b (${model.get("model_name") || "model"})`,
+    figure: () => figureFrame({
+      test: "RIPA: words projected on the relation vector b",
+      model: model.get("model_name") || "model",
       subtitle: model.get("axis_label") || "",
       lines: [model.get("summary") || "", `n = ${(model.get("points") || []).length} words in ${new Set((model.get("points") || []).map((p) => p.group)).size} rows; ${pairWords(colorMap(model))}`],
-      legend: [...colorMap(model)].filter(([g]) => (model.get("points") || []).some((p) => p.group === g)).map(([g, c]) => [g, c]),
+      legend: [...[...colorMap(model)].filter(([g]) => (model.get("points") || []).some((p) => p.group === g)).map(([g, c]) => [g, c]),
+        ...((model.get("points") || []).some(hasInterval) ? [["line through a dot: its 95% bootstrap interval over the relation pairs", null]] : [])],
+      ref: [0, "no projection on b"],
     }),
     csv: () =>
       toCSV(

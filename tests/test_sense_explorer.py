@@ -7,6 +7,7 @@ import pytest
 from _tiny_senses import occupations_spec, write_tiny_lmms
 
 from embias_widgets.analysis.senses import SenseAssociationTest
+from embias_widgets.formatting import format_value
 from embias_widgets.widgets.sense_explorer import SenseWeatExplorer
 
 
@@ -38,7 +39,7 @@ def test_bars_show_sense_and_word_level_results(explorer, sense_file):
     ]
     assert "word_average" not in explorer.word_bars.title and "eq. 7" in explorer.word_bars.title
     d_max = want.core("word_max").effect_size
-    assert f"d = {d_max:+.3f}" in explorer.word_bars.method_text
+    assert f"d = {format_value(d_max, 'effect')}" in explorer.word_bars.method_text  # the one formatter, as report.html
     assert explorer.selectors["attr1"].chips[1]["kind"] == "lemma"  # "boy": any sense
 
 

@@ -30,6 +30,7 @@ from ..analysis.senses import (
     describe,
     load_wordnet,
 )
+from ..formatting import format_value
 from .effect_size_bars import EffectSizeBars, robustness_of
 from .sense_selector import SenseSelector
 from .sense_sets_bar import SenseSetsBar
@@ -147,7 +148,7 @@ class SenseWeatExplorer(ipywidgets.VBox):
 
     def _draw(self, result: SenseAssociationResult, elapsed_ms: float) -> None:
         d_max = result.core("word_max").effect_size
-        d_max_text = "undefined" if d_max is None else f"{d_max:+.3f}"
+        d_max_text = "undefined" if d_max is None else format_value(d_max, "effect")
         extent = shared_extent(result.bar_rows(level) for level in ("sense", "word_average"))
         for bars, level, note in (
             (self.sense_bars, "sense", "Items: senses as picked; a lemma chip takes the max over its senses"),

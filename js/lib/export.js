@@ -16,6 +16,7 @@
 // leading ' (safeCell, OWASP's CSV-injection advice); numbers never do.
 // toCSV, fileStem, csvCell and safeCell are pure and unit-tested (js/tests/export.test.js).
 import { h, s, SVG_NS } from "./dom.js";
+import { PNG_SCALE, PPI, readableFontSize, withPpi } from "./figure_frame.js";
 
 /** A file-name stem from parts: lower-risk characters only, joined by "_". */
 export function fileStem(...parts) {
@@ -99,12 +100,14 @@ export function effectiveBackground(node) {
   return "#ffffff";
 }
 
-/** Replace every element's classes under `root` by its computed style (CSS variables do not travel with a file). */
+/** Replace every element's classes under `root` by its computed style (CSS variables do not travel with a file);
+ * text smaller than 11 px is raised to 11 px (the report's figure style: readable labels). */
 function inlineAll(root) {
   const nodes = [root, ...root.querySelectorAll("*")];
   const styles = nodes.map((n) => {
     const cs = getComputedStyle(n);
-    return STYLE_PROPS.map((p) => `${p}:${cs.getPropertyValue(p)}`).join(";");
+    const value = (p) => (p === "font-size" && n.localName === "text" ? readableFontSize(cs.getPropertyValue(p)) : cs.getPropertyValue(p));
+    return STYLE_PROPS.map((p) => `${p}:${value(p)}`).join(";");
   });
   nodes.forEach((n, i) => {
     n.setAttribute("style", styles[i]);
@@ -222,8 +225,8 @@ export function svgMarkup(svgs, { title = "", subtitle = "", lines = [], legend 
   }
 }
 
-/** Render SVG markup to a PNG blob at `scale` x resolution. */
-export function svgToPng({ text, width, height }, scale = 2) {
+/** Render SVG markup to a PNG blob at `scale` x resolution (default 300/96: 300 dpi, stated in its pHYs chunk). */
+export function svgToPng({ text, width, height }, scale = PNG_SCALE) {
   return new Promise((resolve, reject) => {
     const img = new Image();
     const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml;charset=utf-8" }));
@@ -235,7 +238,11 @@ export function svgToPng({ text, width, height }, scale = 2) {
       ctx.scale(scale, scale);
       ctx.drawImage(img, 0, 0, width, height);
       URL.revokeObjectURL(url);
-      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("PNG export failed"))), "image/png");
+      canvas.toBlob((blob) => {
+        if (!blob) return reject(new Error("PNG export failed"));
+        const ppi = Math.round(96 * scale);
+        blob.arrayBuffer().then((buf) => resolve(new Blob([withPpi(new Uint8Array(buf), ppi)], { type: "image/png" })), reject);
+      }, "image/png");
     };
     img.onerror = () => {
       URL.revokeObjectURL(url);
@@ -268,7 +275,7 @@ export function exportButtons({ stem, csv, svgs, title = () => "", figure = null
   if (svgs) {
     buttons.push(
       make("SVG", "svg", () => downloadText(svgMarkup(svgs(), spec()).text, `${stem()}.svg`, "image/svg+xml"), "download the figure as SVG (title, numbers, legend)"),
-      make("PNG", "png", async () => downloadBlob(await svgToPng(svgMarkup(svgs(), spec())), `${stem()}.png`), "download the figure as PNG at 2x"),
+      make("PNG", "png", async () => downloadBlob(await svgToPng(svgMarkup(svgs(), spec())), `${stem()}.png`), `download the figure as PNG at ${PPI} dpi`),
     );
   }
   for (const [label, onClick, tip, kind] of extra) buttons.push(make(label, kind ?? label.toLowerCase(), onClick, tip));

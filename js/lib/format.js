@@ -80,3 +80,9 @@ export function formatRow(row, columns) {
   const kinds = columnKinds(columns);
   return row.map((v, i) => formatValue(v, kinds[i]));
 }
+
+/** "name = value" in the style of `kind`, or "name < 0.0001" where the value is written with "<". */
+export function formatStat(name, value, kind = "number") {
+  const text = formatValue(value, kind);
+  return text.startsWith("<") ? `${name} ${text}` : `${name} = ${text}`;
+}

@@ -1,6 +1,7 @@
 // The paired-likelihood table's rows: a scored or failed pair, a group heading, the header. Text only
 // (textContent, never HTML); the numbers are the row's own, sent by Python.
 import { h } from "./dom.js";
+import { formatValue } from "./format.js";
 import { formatDifference, sentenceWithTokens } from "./likelihood.js";
 import { button, group } from "./ui.js";
 
@@ -76,9 +77,9 @@ function scoredCells(row) {
   }
   return [
     sideCell(row.stereo, "stereo", row.preferred),
-    h("td", { className: "plt-score plt-stereo-score", text: Number(row.stereo.score).toFixed(3) }),
+    h("td", { className: "plt-score plt-stereo-score", text: formatValue(row.stereo.score, "number") }),
     antiCell,
-    h("td", { className: "plt-score plt-anti-score", text: Number(row.anti.score).toFixed(3) }),
+    h("td", { className: "plt-score plt-anti-score", text: formatValue(row.anti.score, "number") }),
     h("td", {
       className: "plt-difference",
       text: formatDifference(row.difference),
@@ -117,7 +118,7 @@ export function headingRow(name, found, bySense) {
       found && found.gloss ? h("span", { className: "plt-group-gloss", text: found.gloss }) : null,
       found && found.problem ? h("span", { className: "plt-group-problem", text: found.problem }) : null,
       found
-        ? h("span", { className: "plt-group-score", text: `bias score ${Number(found.score).toFixed(2)}, ${found.n} pair${found.n === 1 ? "" : "s"}` })
+        ? h("span", { className: "plt-group-score", text: `bias score ${formatValue(found.score, "percent")}, ${found.n} pair${found.n === 1 ? "" : "s"}` })
         : null,
     ),
   );

@@ -1,7 +1,7 @@
 // The paired-likelihood table's summary: the bias score bar with its unbiased reference line, one small bar
 // per group, and the shade legend. Every number comes from Python (the `summary` trait); here it is drawn.
 import { h, s } from "./dom.js";
-import { formatInterval, formatP } from "./format.js";
+import { formatInterval, formatStat, formatValue } from "./format.js";
 import { heatColor, metricName } from "./likelihood.js";
 import { linear } from "./scale.js";
 
@@ -48,7 +48,7 @@ export function drawSummary(svg, text, summary, width = BAR_WIDTH) {
   const who = summary.group || "all pairs";
   text.textContent = !scored
     ? `${who}: no scored pairs`
-    : `${metricName(summary.metric)} bias score (${who}): ${Number(score).toFixed(2)} ` +
+    : `${metricName(summary.metric)} bias score (${who}): ${formatValue(score, "percent")} ` +
       `${intervalText(iv, summary.p_value)}  ` +
       `[${summary.n_stereo_preferred} of ${summary.n} pair${summary.n === 1 ? " prefers" : "s prefer"} the more stereotypical sentence` +
       `${summary.n_ties ? ` (${summary.n_ties} tie${summary.n_ties === 1 ? "" : "s"} counted in N, not as stereotypical)` : ""}; ` +
@@ -72,14 +72,14 @@ function whisker(x, iv, y, cap, cls) {
 /** "95% interval [low, high], p = ... vs the unbiased value" (or nothing without an interval). */
 function intervalText(iv, p) {
   if (!iv) return "";
-  const pText = p === null || p === undefined ? "" : `, binomial p ${formatP(p)}`;
-  return `(${Math.round(iv.level * 100)}% Wilson interval ${formatInterval(iv)}${pText})`;
+  const pText = p === null || p === undefined ? "" : `, binomial ${formatStat("p", p, "p")}`;
+  return `(${Math.round(iv.level * 100)}% Wilson interval ${formatInterval(iv, "percent")}${pText})`;
 }
 
 /** StereoSet's SS, LMS and ICAT with their item bootstrap intervals, when the pairs have unrelated options. */
 function stereosetText(st) {
   if (!st) return "";
-  const part = (k) => `${k.toUpperCase()} ${Number(st[k]).toFixed(2)} ${formatInterval(st[`${k}_interval`])}`;
+  const part = (k) => `${k.toUpperCase()} ${formatValue(st[k], "percent")} ${formatInterval(st[`${k}_interval`], "percent")}`;
   return `; StereoSet ${["ss", "lms", "icat"].map(part).join(", ")} (item bootstrap)`;
 }
 
@@ -98,10 +98,10 @@ function groupText(g) {
   const means =
     g.mean_stereo === null || g.mean_stereo === undefined
       ? ""
-      : `; mean sentence score stereo ${Number(g.mean_stereo).toFixed(3)} (${g.n_stereo_sentences}) ` +
-        `vs anti ${Number(g.mean_anti).toFixed(3)} (${g.n_anti_sentences})`;
-  const iv = g.score_interval ? ` ${formatInterval(g.score_interval)}, p ${formatP(g.p_value)}` : "";
-  return `${Number(g.score).toFixed(2)}${iv} (${g.n_stereo_preferred}/${g.n} pair${g.n === 1 ? "" : "s"})${means}`;
+      : `; mean sentence score stereo ${formatValue(g.mean_stereo, "number")} (${g.n_stereo_sentences}) ` +
+        `vs anti ${formatValue(g.mean_anti, "number")} (${g.n_anti_sentences})`;
+  const iv = g.score_interval ? ` ${formatInterval(g.score_interval, "percent")}, ${formatStat("p", g.p_value, "p")}` : "";
+  return `${formatValue(g.score, "percent")}${iv} (${g.n_stereo_preferred}/${g.n} pair${g.n === 1 ? "" : "s"})${means}`;
 }
 
 function groupLine(g, x, ref, bySense) {

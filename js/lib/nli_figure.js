@@ -7,6 +7,8 @@
 //   cellSvg(cell, cellPairs)     -> <svg class="nle-fig-cell"> or null when no cell is picked
 //   nliFigureSpec(model)         -> {title, subtitle, lines, legend} for exportButtons({figure})
 import { s } from "./dom.js";
+import { formatValue } from "./format.js";
+import { figureFrame } from "./figure_frame.js";
 import { heatScale } from "./heat.js";
 import { PALETTE, heatColor } from "./palette.js";
 
@@ -84,13 +86,14 @@ export function nliFigureSpec(model) {
   const size = model.get("size") || {};
   const label = hm.label || model.get("label") || "neutral";
   const scores = [["pairs", "sentence pairs"], ["word_pairs", "word pairs"]].filter(([k]) => sc[k]).map(([k, name]) =>
-    `over ${name}: ${Object.entries(sc[k]).map(([m, v]) => `${m.replaceAll("_", " ")} ${fmt(v)}`).join(", ")}`);
+    `over ${name}: ${Object.entries(sc[k]).map(([m, v]) => `${m.replaceAll("_", " ")} ${formatValue(v, "number")}`).join(", ")}`);
   const scale = heatScale((hm.values || []).flat(), label);
   const [[v0, t0], [v1, t1]] = scale.ends;
   const legend = [[`${fmt(v0)} ${t0}`, heatColor(0)], [`${fmt(v1)} ${t1}`, heatColor(1)]];
   if ((model.get("cell") || []).length === 2) legend.push(...LABELS.map((l) => [`P(${l})`, LABEL_COLOURS[l]]));
-  return {
-    title: `NLI bias probe ${model.get("probe") || ""}: mean P(${label}) per word pair (1 = every pair neutral)`,
+  return figureFrame({
+    test: `NLI bias probe ${model.get("probe") || ""}: mean P(${label}) per word pair (1 = every pair neutral)`,
+    model: model.get("model_name") || "?",
     subtitle: `model: ${model.get("model_name") || "?"}; Dev et al. (2020)`,
     lines: [
       ...scores,
@@ -99,5 +102,5 @@ export function nliFigureSpec(model) {
         (p.stopped ? "; stopped early" : ""),
     ],
     legend,
-  };
+  });
 }

@@ -9,11 +9,14 @@ light background, and no drawn element lies outside its viewBox. The PNG is the 
 from __future__ import annotations
 
 import json
+import math
 import re
 import struct
 
 import nbformat
 import pytest
+
+from embias_widgets.formatting import format_value
 
 from .conftest import RESULTS, lab_cmd, open_notebook, run_code, set_theme
 
@@ -40,7 +43,8 @@ display(weat, ripa, table)
 
 REPORT = '''
 b = weat.bars
-print("PY-EXPORT", json.dumps({"d": b.effect_size, "p": b.p_value, "title": b.title,
+print("PY-EXPORT", json.dumps({"d": b.effect_size, "p": b.p_value, "title": b.title, "alpha": b.alpha,
+      "correction": b.correction, "significant": b.significant, "reference": table.summary.get("reference", 50),
       "n1": len({r["word"] for r in b.per_word if r["set"] == "targ1"}),
       "n2": len({r["word"] for r in b.per_word if r["set"] == "targ2"}),
       "cats": b.categories, "score": table.summary.get("score"), "n": table.summary.get("n"),
@@ -60,6 +64,7 @@ OUTSIDE = """() => {
                 Math.round(r.left - box.left), Math.round(r.right - box.left)]);
   }
   return { out, texts: [...svg.querySelectorAll('text')].map((t) => t.textContent),
+           font_sizes: [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize)),
            background: getComputedStyle(svg.querySelector('rect')).fill,
            width: box.width, height: box.height };
 }"""
@@ -86,6 +91,25 @@ def _png_size(data: bytes) -> tuple[int, ...]:
     return struct.unpack(">II", data[16:24])
 
 
+def _png_ppi(data: bytes) -> float | None:
+    """Pixels per inch from the PNG's pHYs chunk (unit 1: per metre), read with struct, chunk by chunk."""
+    at = 8
+    while at + 8 <= len(data):
+        (length,) = struct.unpack(">I", data[at:at + 4])
+        if data[at + 4:at + 8] == b"pHYs":
+            x, y, unit = struct.unpack(">IIB", data[at + 8:at + 17])
+            assert x == y and unit == 1
+            return x * 0.0254
+        at += 12 + length
+    return None
+
+
+def _png_at_300_dpi(png: bytes, found: dict) -> None:
+    """The PNG is the figure's CSS pixels scaled by 300/96 and says 300 dpi (the report's figure style)."""
+    assert _png_size(png) == (math.ceil(found["width"] * 300 / 96), math.ceil(found["height"] * 300 / 96))
+    assert _png_ppi(png) == pytest.approx(300, abs=0.01)
+
+
 def test_exports_are_standalone_figures(lab_server, page, browser, timings):
     from playwright.sync_api import expect
 
@@ -109,11 +133,15 @@ def test_exports_are_standalone_figures(lab_server, page, browser, timings):
     RESULTS.mkdir(exist_ok=True)
 
     figures = {
-        "weat": (bars, [py["title"], f"d = {py['d']:+.4f}", f"n = {py['n1']} + {py['n2']}",
-                        py["cats"]["targ1"], py["cats"]["targ2"], "s(w, A, B)"]),
-        "ripa": (relation, ["RIPA", "glove-6b-50d", *py["groups"], "RIPA = <w, b>", "n = "]),
-        "likelihood": (table, ["bias score on embias-demo-mlm", f"bias score {py['score']:.2f}", f"N = {py['n']} pairs",
-                               "prefers the more stereotypical sentence"]),
+        "weat": (bars, [f"{py['title']} — glove-6b-50d", f"d = {format_value(py['d'], 'effect')}",
+                        f"n = {py['n1']} + {py['n2']}", py["cats"]["targ1"], py["cats"]["targ2"], "s(w, A, B)",
+                        "line at 0: no bias", f"* significant: p < α = {py['alpha']}; correction for multiple tests: "
+                        f"{py['correction']}"]),
+        "ripa": (relation, ["RIPA: words projected on the relation vector b — glove-6b-50d", *py["groups"],
+                            "RIPA = <w, b>", "n = ", "line at 0: no projection on b"]),
+        "likelihood": (table, ["bias score — embias-demo-mlm", f"bias score {format_value(py['score'], 'percent')}",
+                               f"N = {py['n']} pairs", "prefers the more stereotypical sentence",
+                               f"line at {py['reference']}: unbiased"]),
     }
     for name, (widget, expected) in figures.items():
         _, data = _download(page, widget.locator("button[data-export='svg']"))
@@ -124,13 +152,16 @@ def test_exports_are_standalone_figures(lab_server, page, browser, timings):
         text = " ".join(found["texts"])
         for part in expected:
             assert part in text, f"{name}: {part!r} missing from the exported figure: {text[:400]}"
-        if name == "weat":  # p as Python holds it, to the 4 significant digits drawn
-            assert float(re.search(r"p = ([0-9.e+-]+)", text).group(1)) == pytest.approx(py["p"], rel=1e-3)
+        if name == "weat":  # p as the one formatter writes Python's value, and the bar's mark if significant
+            p = format_value(py["p"], "p")
+            assert (f"p {p}" if p.startswith("<") else f"p = {p}") in text
+            assert ("*" in found["texts"]) == bool(py["significant"]), found["texts"]
+        assert not any(float(s) < 11 for s in found["font_sizes"]), f"{name}: text below 11 px {found['font_sizes']}"
         assert not found["out"], f"{name}: drawn outside the viewBox: {found['out'][:6]}"
         assert found["background"] in ("rgb(255, 255, 255)", "#ffffff"), f"{name}: background {found['background']}"
         _, png = _download(page, widget.locator("button[data-export='png']"))
         (RESULTS / f"export-{name}.png").write_bytes(png)
-        assert _png_size(png) == (round(found["width"] * 2), round(found["height"] * 2)), name
+        _png_at_300_dpi(png, found)
     # keep-theme: the same figure on the page's (dark) background
     bars.locator(".embias-export-keep-theme").check()
     _, data = _download(page, bars.locator("button[data-export='svg']"))
@@ -195,7 +226,7 @@ def test_nli_export_is_a_figure_of_the_heatmap_and_the_cell_bars(lab_server, pag
     for level, name in (("pairs", "sentence pairs"), ("word_pairs", "word pairs")):  # the headline scores
         assert f"over {name}:" in joined, name
         for measure, value in py["scores"][level].items():
-            assert f"{measure.replace('_', ' ')} {value:.3f}" in joined, (level, measure)
+            assert f"{measure.replace('_', ' ')} {format_value(value, 'number')}" in joined, (level, measure)
     cells = [f"{v:.2f}" for row in hm["values"] for v in row]  # every heatmap value, to the 2 digits drawn
     assert sorted(t for t in texts if re.fullmatch(r"[01]\.\d\d", t)) == sorted(cells)
     bars = [t for t in texts if re.fullmatch(r"[01]\.\d\d\d", t)]  # the cell's e/n/c values, 3 digits
@@ -207,5 +238,5 @@ def test_nli_export_is_a_figure_of_the_heatmap_and_the_cell_bars(lab_server, pag
     assert found["background"] in ("rgb(255, 255, 255)", "#ffffff"), found["background"]
     _, png = _download(page, widget.locator("button[data-export='png']"))
     (RESULTS / "export-nli.png").write_bytes(png)
-    assert _png_size(png) == (round(found["width"] * 2), round(found["height"] * 2))
+    _png_at_300_dpi(png, found)
     set_theme(page, "light")

@@ -20,6 +20,8 @@ import time
 import nbformat
 import pytest
 
+from embias_widgets.formatting import format_value
+
 from .conftest import (
     RESULTS,
     TINY_SENSE_EXPLORER,
@@ -150,7 +152,8 @@ def test_weat_edit_latency(all_widgets, timings):
         t0 = time.monotonic()
         adder.press("Enter")
         expect(bars).not_to_have_attribute("data-effect-size", before, timeout=30_000)
-        expect(bars.locator(".esb-value")).to_contain_text(f"d = {float(bars.get_attribute('data-effect-size')):+.4f}")
+        expect(bars.locator(".esb-value")).to_contain_text(
+            f"d = {format_value(float(bars.get_attribute('data-effect-size')), 'effect')}")
         seconds.append(time.monotonic() - t0)
     timings["weat_layout_enter_to_redrawn_d_median_s"] = round(statistics.median(seconds), 3)
     timings["weat_layout_enter_to_redrawn_d_max_s"] = round(max(seconds), 3)

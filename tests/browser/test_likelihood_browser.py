@@ -12,6 +12,8 @@ import time
 import nbformat
 import pytest
 
+from embias_widgets.formatting import format_value
+
 from .conftest import (
     RESULTS,
     check_contrast,
@@ -63,8 +65,8 @@ def _check_row(page, index, stereo_score, anti_score, preferred):
     from playwright.sync_api import expect
 
     row = page.locator(f".embias-paired-likelihood-table tr.plt-row[data-index='{index}']")
-    expect(row.locator(".plt-stereo-score")).to_have_text(f"{stereo_score:.3f}", timeout=30_000)
-    expect(row.locator(".plt-anti-score")).to_have_text(f"{anti_score:.3f}")
+    expect(row.locator(".plt-stereo-score")).to_have_text(format_value(stereo_score, "number"), timeout=30_000)
+    expect(row.locator(".plt-anti-score")).to_have_text(format_value(anti_score, "number"))
     expect(row).to_have_attribute("data-preferred", preferred)
     marked = row.locator("td.plt-preferred")
     expect(marked).to_have_count(1)

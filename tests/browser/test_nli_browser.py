@@ -11,6 +11,8 @@ import time
 import nbformat
 import pytest
 
+from embias_widgets.formatting import format_value
+
 from .conftest import check_contrast, lab_cmd, open_notebook, run_last_cell, screenshot_widgets, set_theme
 
 WIDGET = ".embias-nli-explorer"
@@ -146,7 +148,7 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     # the scores drawn are Python's
     nn = state["scores"]["pairs"]["net_neutral"]
     expect(widget.locator(".nle-level[data-level='pairs'] .nle-score[data-measure='net_neutral'] .nle-score-value")
-           ).to_have_text(f"{nn:.3f}")
+           ).to_have_text(format_value(nn, "number"))
     assert len(state["cell"]) == 3
     # user text stays text: no <b> element anywhere in the widget
     expect(widget.locator("b")).to_have_count(0)

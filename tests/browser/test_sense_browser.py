@@ -10,6 +10,8 @@ import time
 import nbformat
 import pytest
 
+from embias_widgets.formatting import format_value
+
 from .conftest import RESULTS, TINY_SENSE_EXPLORER, lab_cmd, open_notebook, run_last_cell
 
 pytestmark = pytest.mark.browser
@@ -106,7 +108,8 @@ def test_pick_a_sense_and_see_pythons_bar(lab_server, page, timings):
     expect(verb).to_have_attribute("aria-selected", "true")
     after_sense = float(sense_bar.get_attribute("data-effect-size"))
     after_word = float(word_bar.get_attribute("data-effect-size"))
-    expect(page.locator(".embias-sense-sense-level .esb-value")).to_contain_text(f"d = {after_sense:+.4f}")
+    expect(page.locator(".embias-sense-sense-level .esb-value")).to_contain_text(
+        f"d = {format_value(after_sense, 'effect')}")
     expect(page.locator(".embias-sense-sense-level rect.esb-wordbar[data-word='nurse%2:29:00::']")).to_have_count(1)
     # issue 22 §4 (the lemma merge): a lemma counts once at the word level, however many of its senses are picked
     expect(page.locator(".embias-sense-word-level rect.esb-wordbar[data-word='nurse']")).to_have_count(1)
@@ -264,7 +267,8 @@ def test_likelihood_table_grouped_by_sense_and_selector_in_dark_theme(lab_server
     for name, score in groups.items():
         shown = widget.locator(f".plt-group[data-group='{name}']")
         assert float(shown.get_attribute("data-score")) == score
-    expect(verb.locator(".plt-group-score")).to_contain_text(f"{groups['nurse%2:29:00::']:.2f}")
+    expect(verb.locator(".plt-group-score")).to_contain_text(
+        f"bias score {format_value(groups['nurse%2:29:00::'], 'percent')},")
 
     # the selector reads in JupyterLab Dark: WCAG contrast of its text against the effective background
     selector = page.locator(".embias-sense-selector").first

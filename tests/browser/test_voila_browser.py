@@ -15,6 +15,8 @@ import uuid
 
 import pytest
 
+from embias_widgets.formatting import format_value
+
 from .conftest import RESULTS, ROOT, _free_port, serve
 
 pytestmark = pytest.mark.browser
@@ -72,7 +74,7 @@ def test_voila_demo_renders_every_widget_and_recomputes_on_typing(voila_server, 
     timings["voila_type_to_redraw_s"] = round(time.monotonic() - t1, 3)
     after = float(bars.first.get_attribute("data-effect-size"))
     expect(page.locator("rect.esb-wordbar[data-word='Mary']").first).to_have_count(1)
-    expect(page.locator(".esb-value").first).to_contain_text(f"d = {after:+.4f}")
+    expect(page.locator(".esb-value").first).to_contain_text(f"d = {format_value(after, 'effect')}")
     assert abs(after - float(before)) > 1e-6
     RESULTS.mkdir(exist_ok=True)
     page.screenshot(path=str(RESULTS / "voila-demo.png"), full_page=True)

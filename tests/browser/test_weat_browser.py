@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+from embias_widgets.formatting import format_value
+
 from .conftest import (
     RESULTS,
     check_contrast,
@@ -65,7 +67,7 @@ def test_explorer_as_a_person_uses_it(lab_server, page, timings):
     expect(bars.locator(".esb-value")).to_contain_text("α = 0.05")
     before = float(bars.get_attribute("data-effect-size"))
     value_text = bars.locator(".esb-value")
-    expect(value_text).to_contain_text(f"d = {before:+.4f}")
+    expect(value_text).to_contain_text(f"d = {format_value(before, 'effect')}")
 
     # Light theme: every text readable, with the help panel open; screenshots.
     editor.locator(".embias-help-button").click()
@@ -84,7 +86,7 @@ def test_explorer_as_a_person_uses_it(lab_server, page, timings):
     timings["weat_enter_to_redraw_s"] = round(time.monotonic() - t2, 3)
     expect(editor.locator(".ewe-chips[data-set='targ2'] .ewe-chip[data-word='Mary']")).to_have_count(1)
     after = float(bars.get_attribute("data-effect-size"))
-    expect(value_text).to_contain_text(f"d = {after:+.4f}")
+    expect(value_text).to_contain_text(f"d = {format_value(after, 'effect')}")
     expect(bars.locator("rect.esb-wordbar[data-word='Mary']")).to_have_count(1)
     printed = kernel_effect(page)
     assert "Mary" in printed and float(re.search(r"PY-EFFECT (\S+)", printed).group(1)) == after
