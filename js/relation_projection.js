@@ -20,7 +20,7 @@ const MARGIN = { left: 130, right: 24, top: 34, bottom: 40 };
 const ROW = 74;
 const LANES = 4; // label lanes: 0 above the dot, 1 below, 2 further above, 3 further below
 const LANE_DY = [-9, 17, -22, 30];
-const LABEL_FONT = 10;
+const LABEL_FONT = 11; // px, as .erp-label: the exported figure keeps labels >= 11 px (lib/figure_frame.js)
 
 function clonePairs(model) {
   return (model.get("pairs") || []).map((p) => [String(p[0] ?? ""), String(p[1] ?? "")]);

@@ -162,7 +162,8 @@ function legendBlock(root, entries, y, width) {
       text.setAttribute("x", String(x + 16));
       text.setAttribute("y", String(y + 11));
     }
-    if (/^(#|rgb|hsl)/.test(swatchClass ?? "")) root.append(s("rect", { class: "embias-fig-swatch", fill: swatchClass, x, y: y + 1, width: 11, height: 11 }));
+    if (swatchClass === "embias-fig-ref") root.append(s("line", { class: "embias-fig-ref", x1: x + 5.5, x2: x + 5.5, y1: y, y2: y + 13 }));
+    else if (/^(#|rgb|hsl)/.test(swatchClass ?? "")) root.append(s("rect", { class: "embias-fig-swatch", fill: swatchClass, x, y: y + 1, width: 11, height: 11 }));
     else if (swatchClass) root.append(s("rect", { class: `embias-fig-swatch ${swatchClass}`, x, y: y + 1, width: 11, height: 11 }));
     x += w;
   }

@@ -141,7 +141,7 @@ def test_exports_are_standalone_figures(lab_server, page, browser, timings):
                             "RIPA = <w, b>", "n = ", "line at 0: no projection on b"]),
         "likelihood": (table, ["bias score — embias-demo-mlm", f"bias score {format_value(py['score'], 'percent')}",
                                f"N = {py['n']} pairs", "prefers the more stereotypical sentence",
-                               f"line at {py['reference']}: unbiased"]),
+                               f"line at {py['reference']:g}: unbiased"]),
     }
     for name, (widget, expected) in figures.items():
         _, data = _download(page, widget.locator("button[data-export='svg']"))
