@@ -153,3 +153,34 @@ def test_frame_and_summary_carry_the_intervals(result) -> None:
         assert frame.loc[(name, "net_neutral"), "high"] == d[name]["net_neutral_interval"]["high"]
     nn = result.to_dict()["pairs"]["net_neutral_interval"]
     assert f"[{nn['low']:.4f}, {nn['high']:.4f}]" in result.summary()
+
+
+def test_a_resumed_run_keeps_every_interval(tmp_path) -> None:
+    """Chunk files keep the sums of squares, so a run resumed from --results-dir has NN's sentence-pair interval
+    too, equal to the uninterrupted run's; a chunk file without them leaves only that interval undefined."""
+    from embias_widgets.analysis.nli.chunks import ChunkResult
+
+    source = TemplateProbe("tiny", ["rude", "kind"], ["Iraqi", "Welsh"], template_list=templates()[::300],
+                           person=True)
+    class Fingerprinted(Keyed):
+        calls = 0
+
+        def fingerprint(self) -> str:
+            return "keyed-v1"  # its scores are a fixed function of the pair
+
+        def predict(self, premises, hypotheses):
+            self.calls += 1
+            return super().predict(premises, hypotheses)
+
+    first = NliProbe(source, Fingerprinted(), chunk_size=5, top_k=3).run(results_dir=tmp_path)
+    resumed = Fingerprinted()
+    again = NliProbe(source, resumed, chunk_size=5, top_k=3).run(results_dir=tmp_path)
+    assert resumed.calls == 0  # every chunk read back from its file
+    assert first.to_dict()["pairs"]["net_neutral_interval"] is not None
+    assert again.to_dict()["pairs"] == first.to_dict()["pairs"]
+    path = next(p for p in sorted(tmp_path.rglob("*.npz")))
+    chunk = ChunkResult.load(path)
+    assert chunk.stats.squares is not None
+    with np.load(path) as z:  # a chunk file of an earlier version: no squares stored
+        np.savez(path, **{k: z[k] for k in z.files if k != "squares"})
+    assert ChunkResult.load(path).stats.squares is None

@@ -60,6 +60,8 @@ class ChunkResult:
             arrays[f"top_{label}_indices"] = top.indices
         if self.probs is not None:
             arrays["probs"] = self.probs
+        if self.stats.squares is not None:  # sum of n_i^2 per word pair: NN's t interval over sentence pairs
+            arrays["squares"] = self.stats.squares
         tmp = path.with_name(path.name + ".tmp")
         with open(tmp, "wb") as handle:
             np.savez(handle, **arrays)
@@ -70,7 +72,9 @@ class ChunkResult:
         """Read a chunk file (raises on a damaged file; :func:`open_results` turns that into a note)."""
         with np.load(path, allow_pickle=False) as z:
             keys = list(zip(z["keys_p"].tolist(), z["keys_h"].tolist(), strict=True))
-            stats = NeutralityStats(tuple(z["taus"].tolist()), keys, z["count"], z["sums"], z["argmax"], z["above"])
+            squares = z["squares"] if "squares" in z.files else None  # files of earlier versions lack it: unknown
+            stats = NeutralityStats(tuple(z["taus"].tolist()), keys, z["count"], z["sums"], z["argmax"], z["above"],
+                                    squares)
             top = {label: TopPairs(int(z[f"top_{label}_k"]), z[f"top_{label}_values"], z[f"top_{label}_indices"])
                    for label in TOP_LABELS}
             top_probs = dict(zip(z["top_idx"].tolist(), z["top_probs"], strict=True))
