@@ -8,7 +8,7 @@
 import "./effect_size_bars.css";
 import { h, listen, s, signed } from "./lib/dom.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
-import { figureFrame } from "./lib/figure_frame.js";
+import { figureSpec } from "./lib/effect_figure.js";
 import { formatStat, formatValue } from "./lib/format.js";
 import { fitWords } from "./lib/labels.js";
 import { fitKey } from "./lib/wrap.js";
@@ -365,37 +365,6 @@ function render({ model, el }) {
     unlistenRevision();
     unwatch();
   };
-}
-
-/** What the exported figure states besides the bars: the result's title, model, d, p and n, a legend. */
-function figureSpec(model) {
-  const d = model.get("effect_size");
-  const p = model.get("p_value");
-  const cats = model.get("categories") || {};
-  const rows = model.get("per_word") || [];
-  const count = (set) => new Set(rows.filter((r) => r.set === set).map((r) => r.word)).size;
-  const numbers = d === null || d === undefined
-    ? "d undefined"
-    : `d = ${formatValue(d, "effect")} ${intervalText(model.get("effect_size_interval"))}   ${p === null || p === undefined ? "p = n/a" : formatStat("p", p, "p")}${model.get("significant") ? " *" : ""}   n = ${count("targ1")} + ${count("targ2")} target words`;
-  const stability = model.get("stability") || {};
-  const trust = stability.verdict ? `subset stability: ${stability.verdict} (${stability.rule})` : "";
-  const cos = model.get("cos_label") || "mean cos";
-  const name = model.get("model_name") || "";
-  const subtitle = model.get("subtitle") || "";
-  return figureFrame({
-    test: model.get("title") || model.get("test_name") || "",
-    model: name,
-    subtitle: subtitle === `on ${name}` ? "" : subtitle,
-    lines: [numbers, trust, model.get("method_text") || ""],
-    legend: [
-      [cats.targ1 || "X", "esb-targ1"], [cats.targ2 || "Y", "esb-targ2"],
-      [`bar: s(w, A, B) = ${cos}(w, ${cats.attr1 || "A"}) − ${cos}(w, ${cats.attr2 || "B"})`, null],
-      ...(intervalText(model.get("effect_size_interval")) ? [["whiskers: the interval of d", null]] : []),
-    ],
-    ref: [0, "no bias (d = 0, s = 0)"],
-    alpha: model.get("alpha"),
-    correction: model.get("correction"),
-  });
 }
 
 export default { render };

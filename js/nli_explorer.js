@@ -9,8 +9,8 @@ import { busyIndicator, button, errorState, helpButton, mountRoot, select, toolb
 import { heatColor } from "./lib/palette.js";
 import { heatScale } from "./lib/heat.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
-import { cellSvg, heatmapSvg, nliFigureSpec } from "./lib/nli_figure.js";
-import { formatValue } from "./lib/format.js";
+import { cellSvg, heatmapSvg, measuresOf, nliFigureSpec } from "./lib/nli_figure.js";
+import { formatInterval, formatValue } from "./lib/format.js";
 
 const LABELS = ["entailment", "neutral", "contradiction"];
 const SHORT = { entailment: "e", neutral: "n", contradiction: "c" };
@@ -225,11 +225,13 @@ function render({ model, el }) {
       ...levels.filter(([k]) => sc[k]).map(([k, name]) =>
         h("div", { className: "nle-level", dataset: { level: k } },
           h("div", { className: "nle-level-name", text: `over ${name}`, title: (sc.notes || {})[k] || "" }),
-          ...Object.entries(sc[k]).map(([measure, value]) =>
+          ...measuresOf(sc[k]).map(([measure, value, iv]) =>
             h("div", { className: "nle-score", dataset: { measure } },
               h("span", { className: "nle-measure", text: measure.replaceAll("_", " ") }),
               h("span", { className: "nle-track" }, h("span", { className: "nle-fill nle-neutral", style: `width: ${Math.max(0, Math.min(1, value ?? 0)) * 100}%` })),
-              h("span", { className: "nle-score-value", text: formatValue(value, "number") }))),
+              h("span", { className: "nle-score-value", text: formatValue(value, "number"),
+                title: iv ? `${Math.round(100 * iv.level)}% interval ${formatInterval(iv, "number")}: ${iv.method}` : "" }),
+              h("span", { className: "nle-score-interval", text: iv ? `${Math.round(100 * iv.level)}% interval ${formatInterval(iv, "number")}` : "" }))),
         )),
     );
   }

@@ -7,7 +7,7 @@ import "./relation_projection.css";
 import { h, listen, s, splitItems } from "./lib/dom.js";
 import { exportButtons, fileStem, toCSV } from "./lib/export.js";
 import { formatInterval, formatValue } from "./lib/format.js";
-import { figureFrame } from "./lib/figure_frame.js";
+import { hasInterval, ripaFigure } from "./lib/ripa_figure.js";
 import { createHistory } from "./lib/history.js";
 import { estimateWidth, placeLabels } from "./lib/labels.js";
 import { colorName, groupColors } from "./lib/palette.js";
@@ -179,7 +179,6 @@ function groupsEditor(model, commit) {
 
 // -- the plot ------------------------------------------------------------------
 // a point's RIPA interval over the relation pairs (both bounds finite), and every value the axis must hold
-const hasInterval = (p) => Number.isFinite(p.low) && Number.isFinite(p.high);
 const axisValues = (points) => points.flatMap((p) => (hasInterval(p) ? [p.ripa, p.low, p.high] : [p.ripa]));
 
 function drawPlot(svg, points, domain, ticks, axisLabel, colors) {
@@ -313,20 +312,9 @@ function render({ model, el }) {
   }, { className: "erp-fit", title: "fit the axis range to the points now" });
   const exportsNode = exportButtons({
     stem: () => fileStem("ripa", model.get("model_name") || "model"),
-    figure: () => figureFrame({
-      test: "RIPA: words projected on the relation vector b",
-      model: model.get("model_name") || "model",
-      subtitle: model.get("axis_label") || "",
-      lines: [model.get("summary") || "", `n = ${(model.get("points") || []).length} words in ${new Set((model.get("points") || []).map((p) => p.group)).size} rows; ${pairWords(colorMap(model))}`],
-      legend: [...[...colorMap(model)].filter(([g]) => (model.get("points") || []).some((p) => p.group === g)).map(([g, c]) => [g, c]),
-        ...((model.get("points") || []).some(hasInterval) ? [["line through a dot: its 95% bootstrap interval over the relation pairs", null]] : [])],
-      ref: [0, "no projection on b"],
-    }),
-    csv: () =>
-      toCSV(
-        ["model", "group", "word", "ripa", "ripa_low", "ripa_high"],
-        (model.get("points") || []).map((p) => [model.get("model_name"), p.group, p.word, p.ripa, p.low ?? "", p.high ?? ""]),
-      ),
+    figure: () => ripaFigure(model, colorMap(model), pairWords(colorMap(model))),
+    csv: () => toCSV(["model", "group", "word", "ripa", "ripa_low", "ripa_high"],
+      (model.get("points") || []).map((p) => [model.get("model_name"), p.group, p.word, p.ripa, p.low ?? "", p.high ?? ""])),
     svgs: () => [svg],
   });
   const help = helpButton(["ripa"]);

@@ -33,6 +33,14 @@ def test_run_draws_what_the_probe_computes(explorer: NliExplorer) -> None:
     for level in ("pairs", "word_pairs"):
         for key, value in expected.scores().to_dict()[level].items():
             assert explorer.scores[level][key] == pytest.approx(value, abs=1e-6)  # float32 head: rows per call differ
+    for level, measures in expected.levels_dict().items():  # each measure's interval beside it, and the level's n
+        assert explorer.scores[level]["n"] == measures["n"]
+        for key, iv in ((k, v) for k, v in measures.items() if k.endswith("_interval")):
+            shown = explorer.scores[level][key]
+            assert (shown is None) == (iv is None), key
+            if iv is not None:
+                assert (shown["low"], shown["high"]) == pytest.approx((iv["low"], iv["high"]), abs=1e-5), key
+                assert shown["level"] == iv["level"] == 0.95 and shown["method"] == iv["method"]
     table = expected.word_pairs_table()
     hm = explorer.heatmap
     assert hm["premise_words"] == list(source.premise_words) and hm["label"] == "neutral"

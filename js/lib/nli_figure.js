@@ -7,7 +7,7 @@
 //   cellSvg(cell, cellPairs)     -> <svg class="nle-fig-cell"> or null when no cell is picked
 //   nliFigureSpec(model)         -> {title, subtitle, lines, legend} for exportButtons({figure})
 import { s } from "./dom.js";
-import { formatValue } from "./format.js";
+import { formatInterval, formatValue } from "./format.js";
 import { figureFrame } from "./figure_frame.js";
 import { heatScale } from "./heat.js";
 import { PALETTE, heatColor } from "./palette.js";
@@ -78,6 +78,13 @@ export function cellSvg(cell, pairs) {
   return svg;
 }
 
+/** [measure, value, interval or null] of one level of the scores trait (its `<measure>_interval` and `n` keys
+ * are not measures of their own). */
+export function measuresOf(level) {
+  return Object.entries(level || {}).filter(([m]) => m !== "n" && !m.endsWith("_interval"))
+    .map(([m, v]) => [m, v, level[`${m}_interval`] || null]);
+}
+
 /** Title, model, the headline neutrality scores and n, and the legend of the exported figure (from traits). */
 export function nliFigureSpec(model) {
   const hm = model.get("heatmap") || {};
@@ -86,7 +93,7 @@ export function nliFigureSpec(model) {
   const size = model.get("size") || {};
   const label = hm.label || model.get("label") || "neutral";
   const scores = [["pairs", "sentence pairs"], ["word_pairs", "word pairs"]].filter(([k]) => sc[k]).map(([k, name]) =>
-    `over ${name}: ${Object.entries(sc[k]).map(([m, v]) => `${m.replaceAll("_", " ")} ${formatValue(v, "number")}`).join(", ")}`);
+    `over ${name}: ${measuresOf(sc[k]).map(([m, v, iv]) => `${m.replaceAll("_", " ")} ${formatValue(v, "number")}${iv ? ` ${formatInterval(iv, "number")}` : ""}`).join(", ")}`);
   const scale = heatScale((hm.values || []).flat(), label);
   const [[v0, t0], [v1, t1]] = scale.ends;
   const legend = [[`${fmt(v0)} ${t0}`, heatColor(0)], [`${fmt(v1)} ${t1}`, heatColor(1)]];

@@ -16,7 +16,7 @@ import struct
 import nbformat
 import pytest
 
-from embias_widgets.formatting import format_value
+from embias_widgets.formatting import format_interval, format_value
 
 from .conftest import RESULTS, lab_cmd, open_notebook, run_code, set_theme
 
@@ -225,8 +225,12 @@ def test_nli_export_is_a_figure_of_the_heatmap_and_the_cell_bars(lab_server, pag
         assert part in joined, f"nli: {part!r} missing from the exported figure: {joined[:400]}"
     for level, name in (("pairs", "sentence pairs"), ("word_pairs", "word pairs")):  # the headline scores
         assert f"over {name}:" in joined, name
-        for measure, value in py["scores"][level].items():
-            assert f"{measure.replace('_', ' ')} {format_value(value, 'number')}" in joined, (level, measure)
+        scores = py["scores"][level]
+        for measure, value in ((m, v) for m, v in scores.items() if m != "n" and not m.endswith("_interval")):
+            iv = scores[f"{measure}_interval"]  # with its interval, as the one formatter writes both
+            shown = f"{measure.replace('_', ' ')} {format_value(value, 'number')}" + \
+                (f" {format_interval(iv, 'number')}" if iv else "")
+            assert shown in joined, (level, measure, shown)
     cells = [f"{v:.2f}" for row in hm["values"] for v in row]  # every heatmap value, to the 2 digits drawn
     assert sorted(t for t in texts if re.fullmatch(r"[01]\.\d\d", t)) == sorted(cells)
     bars = [t for t in texts if re.fullmatch(r"[01]\.\d\d\d", t)]  # the cell's e/n/c values, 3 digits
