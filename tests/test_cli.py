@@ -111,3 +111,18 @@ def test_table_numbers_are_the_one_formatters_as_report_html_writes_them(glove):
                  format_value(r["p_value"], "p"), format_value(r["p_value_holm"], "p")]
         assert all(c in line for c in cells), (line, cells)
     assert rec[0]["effect_size"] == 1.707777596585637 and re.search(r"1\.71\s+\[1\.50, 1\.85\]\s+< 0\.0001", text)
+
+
+def test_robustness_lines_use_the_one_formatter(glove):
+    """--robustness in the table: the verdict's shares as percentages and the top mover's d as the formatter
+    writes them, from the same numbers as the JSON."""
+    from embias_widgets.formatting import format_value
+
+    rec = json.loads(run("weat", "weat6", "--robustness", "--format", "json")[1])
+    code, text = run("weat", "weat6", "--robustness")
+    assert code == 0
+    top = max((r for r in rec["influence"] if r["effect_size_change"] is not None),
+              key=lambda r: abs(r["effect_size_change"]))
+    assert f"{top['word']!r} ({top['set']}) d {format_value(top['effect_size_without'], 'effect')}" in text
+    st = rec["stability"]
+    assert f"{st['verdict']} ({format_value(100 * st['share_same_sign'], 'percent')}% same sign" in text

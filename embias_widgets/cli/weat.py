@@ -13,6 +13,7 @@ import argparse
 import json
 from typing import Any
 
+from ..formatting import format_value
 from .options import add_device_options, device_options
 from .tables import print_table
 
@@ -110,27 +111,33 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
     elif args.format == "tsv":
         out.write(suite.to_tsv())
     else:
-        for r in rows:
-            r["d_interval"] = r.get("effect_size_interval")
-        print_table(rows, ("test", "model", "effect_size", "d_interval", "p_value", "method", "n_permutations",
-                            "p_value_holm", "significant_holm", "oov"), out)
-        for r in rows:
-            for note in r["notes"]:
-                out.write(f"note [{r['test']}]: {note}\n")
-            if args.robustness:
-                write_robustness(r, out)
+        write_rows(rows, ("test", "model", "effect_size", "d_interval", "p_value", "method", "n_permutations",
+                          "p_value_holm", "significant_holm", "oov"), out, robustness=args.robustness)
     return 0
+
+
+def write_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], out: Any, *, robustness: bool) -> None:
+    """The table (each row's interval of d as ``d_interval``), then each row's notes and --robustness lines."""
+    for r in rows:
+        r["d_interval"] = r.get("effect_size_interval")
+    print_table(rows, columns, out)
+    for r in rows:
+        for note in r["notes"]:
+            out.write(f"note [{r['test']}]: {note}\n")
+        if robustness:
+            write_robustness(r, out)
 
 
 def write_robustness(row: dict[str, Any], out: Any) -> None:
     """The --robustness lines of one table row: the stability verdict with its rule, the words that move d most,
     the words whose removal flips the sign or the significance, and the templates' spread (SEAT)."""
     test, st = row["test"], row["stability"]
-    out.write(f"stability [{test}]: {st['verdict']} ({st['share_same_sign']:.0%} same sign, "
-              f"{st['share_significant']:.0%} significant); rule: {st['rule']}\n")
+    out.write(f"stability [{test}]: {st['verdict']} ({format_value(100 * st['share_same_sign'], 'percent')}% same "
+              f"sign, {format_value(100 * st['share_significant'], 'percent')}% significant); rule: {st['rule']}\n")
     movers = sorted((r for r in row["influence"] if r["effect_size_change"] is not None),
                     key=lambda r: -abs(r["effect_size_change"]))[:3]
-    shown = ", ".join(f"{r['word']!r} ({r['set']}) d {r['effect_size_without']:+.3f}" for r in movers)
+    shown = ", ".join(f"{r['word']!r} ({r['set']}) d {format_value(r['effect_size_without'], 'effect')}"
+                      for r in movers)
     out.write(f"influence [{test}]: d moves most without {shown}\n")
     for what in ("sign", "significance"):
         flips = [r["word"] for r in row["influence"] if r[f"flips_{what}"]]
@@ -139,7 +146,8 @@ def write_robustness(row: dict[str, Any], out: Any) -> None:
     spread = (row.get("templates") or {}).get("spread") or {}
     for role, sp in spread.items():
         if sp:
-            out.write(f"templates [{test}]: d per {role[:-1]} template from {sp['min']:+.3f} to {sp['max']:+.3f}\n")
+            out.write(f"templates [{test}]: d per {role[:-1]} template from {format_value(sp['min'], 'effect')} to "
+                      f"{format_value(sp['max'], 'effect')}\n")
 
 
 def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
@@ -162,12 +170,6 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
         for r in rows:
             r["word_average_d"] = r["word_level"]["word_average"]["effect_size"]
             r["word_max_d"] = r["word_level"]["word_max"]["effect_size"]
-            r["d_interval"] = r.get("effect_size_interval")
-        print_table(rows, ("test", "model", "senses", "effect_size", "d_interval", "p_value", "word_average_d",
-                           "word_max_d"), out)
-        for r in rows:
-            for note in r["notes"]:
-                out.write(f"note [{r['test']}]: {note}\n")
-            if args.robustness:
-                write_robustness(r, out)
+        write_rows(rows, ("test", "model", "senses", "effect_size", "d_interval", "p_value", "word_average_d",
+                          "word_max_d"), out, robustness=args.robustness)
     return 0
