@@ -25,3 +25,17 @@ def test_our_loading_prints_no_progress_bar_and_restores_it(capfd):
         assert not hf_logging.is_progress_bar_enabled()  # and a user's "off" stays off
     finally:
         hf_logging.enable_progress_bar()
+
+
+def test_embias_nli_in_process_leaves_the_users_setting(capfd):
+    """`embias nli` run through main() inside another program: no weight bar, and the bar setting is as it was
+    afterwards (it used to switch transformers' bars off for the rest of the process)."""
+    import io
+
+    from embias_widgets.cli import main
+
+    hf_logging.enable_progress_bar()
+    argv = ["nli", "--probe", "religion-polarity", "--limit", "12", "--no-progress", "--format", "json"]
+    assert main(argv, out=io.StringIO()) == 0
+    assert "Loading weights" not in capfd.readouterr().err
+    assert hf_logging.is_progress_bar_enabled()

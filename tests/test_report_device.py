@@ -41,7 +41,8 @@ def test_device_and_dtype_are_recorded_and_reach_every_section(bf16_cli):
     _, out, report = bf16_cli
     options = report["provenance"]["options"]
     assert (options["device"], options["dtype"]) == ("cpu", "bfloat16")
-    assert options["sizes"].endswith(" samples of template contexts; device cpu; dtype bfloat16")  # stated first
+    assert options["sizes"].startswith("quick sizes: ")  # the sizes of the methods that apply, stated first, ...
+    assert options["sizes"].endswith("; device cpu; dtype bfloat16")  # ... then the device and dtype
     assert [s["status"] for s in report["sections"]] == ["done"] * 3
     for s in report["sections"]:
         saved = json.loads((out / "sections" / f"{s['id']}.json").read_text())  # what the fingerprint covers

@@ -85,15 +85,6 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def _quiet_transformers() -> None:
-    """No weight-loading bars on stderr: errors stay one line."""
-    try:
-        from transformers.utils import logging as hf_logging
-    except ImportError:  # pragma: no cover
-        return
-    hf_logging.disable_progress_bar()
-
-
 def _iv_nli_args(args: argparse.Namespace) -> None:
     """Options the parser cannot check alone, each error naming its flag."""
     import math
@@ -146,9 +137,7 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
 
     check_level(args.level)  # before any scoring
     source = load_probe(args.probe, style=args.style) if args.probe else CsvPairs(args.pairs)
-    progress = progress_default(args.progress)  # on at a terminal
-    if not progress:
-        _quiet_transformers()
+    progress = progress_default(args.progress)  # on at a terminal (the loaders keep transformers' own bars off)
     options = device_options(args)
     taus = tuple(args.tau) if args.tau else DEFAULT_TAUS
     try:

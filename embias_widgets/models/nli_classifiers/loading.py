@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ModelNotFoundError
+from ..sentence_encoders.hub import quiet_loading
 from .protocol import is_nli_classifier
 
 
@@ -37,7 +38,8 @@ def load_nli_model(model: Any, **options: Any) -> Any:
                                  f"{', '.join(nli) or 'none registered'}, or a hub name / model directory")
     loader = resolve_loader(model) if kind == "nli" else None
     if loader is not None:
-        obj = loader(**options)
+        with quiet_loading():  # transformers' 'Loading weights' bar is noise above a table or widget
+            obj = loader(**options)
         return load_nli_model(obj) if not is_nli_classifier(obj) else obj
     from pathlib import Path
 
@@ -50,7 +52,8 @@ def load_nli_model(model: Any, **options: Any) -> Any:
             raise missing_path_error(model, "NLI model", nli)
         locate_hub_model(model, what="NLI model", registered=nli)
     try:
-        return CrossEncoderNli.from_pretrained(model, **options)
+        with quiet_loading():
+            return CrossEncoderNli.from_pretrained(model, **options)
     except ModelNotFoundError as err:
         nli = sorted(available_models("nli"))
         raise ModelNotFoundError(f"unknown NLI model {model!r}: registered NLI models are "
