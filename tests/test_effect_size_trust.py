@@ -141,3 +141,18 @@ def test_sense_explorer_draws_the_sense_levels_interval_verdict_and_influence(tm
     records = result.influence(alpha=explorer.sense_bars.alpha)
     assert [{k: v for k, v in r.items() if k != "mover"} for r in explorer.sense_bars.influence] == records
     assert explorer.word_bars.influence == [] and explorer.word_bars.stability == {}
+
+
+def test_tiny_sets_say_why_their_verdict_rests_on_the_sign(glove):
+    """A classroom's 3 + 3 words: subsets keep 2 + 2 targets, whose exact p is at least 1/C(4, 2) = 1/6 > 0.05,
+    so no subset can be significant; the bars carry why (the verdict rests on the sign and the full test)."""
+    from embias_widgets.widgets.effect_size_bars import robustness_of
+
+    result = AssociationTest(targ1=["rose", "tulip", "lily"], targ2=["ant", "wasp", "flea"],
+                             attr1=["love", "peace", "joy"], attr2=["hatred", "war", "pain"],
+                             model=glove).run(confidence_interval=False)
+    stability = robustness_of(result, 0.05)["stability"]
+    assert "1/6" in stability["sign_only"]
+    full_significant = result.pvalue < 0.05
+    assert stability["verdict"] == ("stable" if stability["share_same_sign"] >= 0.95 and full_significant
+                                    else "fragile")

@@ -260,6 +260,21 @@ def test_stability_verdict_follows_the_stated_rule(glove):
     assert len(null["effect_sizes"]) == 100 and null["k"] == 100 and null["keep"] == 0.8
 
 
+def test_a_significance_no_subset_can_reach_leaves_the_verdict_to_the_sign_and_the_full_test(glove):
+    """weat6's subsets keep 6 + 6 targets: exact p over C(12, 6) = 924 splits is at least 1/924. Under a rule
+    stricter than that (as Holm over a report's 21 p-values is), no subset can be significant: the share
+    significant says nothing, so the verdict rests on the subsets' sign and the full test's significance."""
+    result = AssociationTest("weat6", model=glove).run(confidence_interval=False)
+    reachable = result.stability(k=50, significant=lambda p: np.asarray(p) < 0.002)
+    assert reachable["significance_reachable"] and reachable["sign_only"] is None
+    assert reachable["n_permutations"] == 924 and reachable["verdict"] == "stable"
+    strict = result.stability(k=50, significant=lambda p: np.asarray(p) < 1e-3)  # 1/924 = 0.00108: out of reach
+    assert strict["share_significant"] == 0 and not strict["significance_reachable"]
+    assert "1/924" in strict["sign_only"] and strict["verdict"] == "stable"  # full p 7.8e-05 < 1e-3, sign 100%
+    stricter = result.stability(k=50, significant=lambda p: np.asarray(p) < 1e-5)  # the full test fails it too
+    assert not stricter["significance_reachable"] and stricter["verdict"] == "fragile"
+
+
 # -- templates, senses, suite, CLI ---------------------------------------------------------------------------
 def test_seat_templates_equal_weat_on_one_templates_sentences(glove):
     study = SentenceAssociationTest("sent-weat6", model=glove, n_samples=2_000)

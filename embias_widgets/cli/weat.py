@@ -133,7 +133,8 @@ def write_robustness(row: dict[str, Any], out: Any) -> None:
     the words whose removal flips the sign or the significance, and the templates' spread (SEAT)."""
     test, st = row["test"], row["stability"]
     out.write(f"stability [{test}]: {st['verdict']} ({format_value(100 * st['share_same_sign'], 'percent')}% same "
-              f"sign, {format_value(100 * st['share_significant'], 'percent')}% significant); rule: {st['rule']}\n")
+              f"sign, {format_value(100 * st['share_significant'], 'percent')}% significant); rule: {st['rule']}"
+              + (f"; here {st['sign_only']}" if st.get("sign_only") else "") + "\n")
     movers = sorted((r for r in row["influence"] if r["effect_size_change"] is not None),
                     key=lambda r: -abs(r["effect_size_change"]))[:3]
     shown = ", ".join(f"{r['word']!r} ({r['set']}) d {format_value(r['effect_size_without'], 'effect')}"

@@ -44,7 +44,7 @@ def robustness_of(result: Any, alpha: float) -> dict[str, Any]:
     if hasattr(result, "influence") and result.effect_size is not None:
         out["influence"] = mark_movers(result.influence(alpha=alpha))
     if hasattr(result, "stability") and result.effect_size is not None:
-        keep = ("verdict", "rule", "k", "keep", "share_same_sign", "share_significant")
+        keep = ("verdict", "rule", "k", "keep", "share_same_sign", "share_significant", "sign_only")
         record = result.stability(alpha=alpha)
         out["stability"] = {k: record[k] for k in keep if k in record}
     return out

@@ -41,7 +41,8 @@ export function verdictNodes(stability) {
   const pct = (v) => `${Math.round(100 * Number(v))}%`;
   const badge = h("span", { className: `esb-verdict esb-${stability.verdict}`, text: stability.verdict, title: stability.rule || "" });
   const line = `Subset stability: ${stability.verdict} (${pct(stability.share_same_sign)} of ${stability.k} subsets keep d's sign, `
-    + `${pct(stability.share_significant)} stay significant). Rule: ${stability.rule}.`;
+    + `${pct(stability.share_significant)} stay significant). Rule: ${stability.rule}.`
+    + (stability.sign_only ? ` Here ${stability.sign_only}.` : "");
   return { badge, line };
 }
 

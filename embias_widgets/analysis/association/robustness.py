@@ -184,8 +184,18 @@ def stability_record(
     d = draws.effect_sizes
     sign = _sign(result.effect_size)
     same = float(np.mean(np.sign(np.nan_to_num(d, nan=0.0)) == sign)) if sign else 0.0
-    sig = float(np.mean(significance(alpha, significant)(np.nan_to_num(draws.pvalues, nan=1.0))))
+    is_sig = significance(alpha, significant)
+    sig = float(np.mean(is_sig(np.nan_to_num(draws.pvalues, nan=1.0))))
     rule = stability_rule(k, keep, significance_rule(alpha, correction))
+    # A subset's p is at least 1/splits: when even that is not significant (few words, a strict correction), no
+    # subset can be, and the share significant says nothing about the words: the verdict rests on the sign alone.
+    p_floor = 1.0 / draws.n_permutations
+    reachable = bool(np.asarray(is_sig(np.array([p_floor])))[0])
+    full_sig = bool(np.asarray(is_sig(np.array([np.nan_to_num(result.pvalue, nan=1.0)])))[0])
+    sign_only = None if reachable else (
+        f"no subset can be significant: its smallest attainable p, 1/{draws.n_permutations:,} = {p_floor:.2g}, is "
+        "not significant by the rule, so the verdict rests on the subsets' sign and the full test's significance")
+    stable = same >= SAME_SIGN_SHARE and (sig >= SIGNIFICANT_SHARE if reachable else full_sig)
     defined = d[np.isfinite(d)]
     quantiles = (0.025, 0.25, 0.5, 0.75, 0.975)
     return {
@@ -194,7 +204,8 @@ def stability_record(
         "effect_size_quantiles": ({str(q): float(v) for q, v in zip(quantiles, np.quantile(defined, quantiles),
                                                                    strict=True)} if defined.size else None),
         "share_same_sign": same, "share_significant": sig,
-        "verdict": "stable" if same >= SAME_SIGN_SHARE and sig >= SIGNIFICANT_SHARE else "fragile",
+        "verdict": "stable" if stable else "fragile",
+        "significance_reachable": reachable, "sign_only": sign_only,
         "rule": rule, "exact": draws.exact, "n_permutations": int(draws.n_permutations),
     }
 

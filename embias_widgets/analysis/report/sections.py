@@ -134,6 +134,8 @@ def _robustness(records: list[dict[str, Any]]) -> tuple[list[str], list[list[Any
         first = next(st for st in stab if st)
         notes.append(f"stability over {first.get('k', '?')} seeded subsets keeping {first.get('keep', '?')} of each "
                      f"set: {first.get('rule', 'rule not stated')}")
+        notes += [f"stability of {r['test']}: {st['sign_only']}" for r, st in zip(records, stab, strict=True)
+                  if st and st.get("sign_only")]
     if any(infl):
         columns.append("words flipping sign")
         for c, inf in zip(cells, infl, strict=True):
