@@ -67,3 +67,11 @@ def one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+THREE_PAIRS = [
+    ("She is a nurse.", "He is a nurse.", "gender"),
+    ("The poor are lazy.", "The rich are lazy.", "socioeconomic"),
+    ("Women can not drive.", "Men can not drive.", "gender"),
+]
+"""Three (stereo, anti, bias type) pairs the likelihood study, table and trust tests score with tiny models."""

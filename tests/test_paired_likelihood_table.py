@@ -7,16 +7,12 @@ import math
 
 import pytest
 import torch  # noqa: F401  (test extra: a missing install fails, never skips)
-from _tiny_lm import one_thread, tiny_scorer
+from _tiny_lm import THREE_PAIRS, one_thread, tiny_scorer
 
 from embias_widgets.analysis.likelihood import DEMO_NOTE
 from embias_widgets.widgets.paired_likelihood_table import PairedLikelihoodTable
 
-PAIRS = [
-    ("She is a nurse.", "He is a nurse.", "gender"),
-    ("The poor are lazy.", "The rich are lazy.", "socioeconomic"),
-    ("Women can not drive.", "Men can not drive.", "gender"),
-]
+PAIRS = THREE_PAIRS
 
 
 @pytest.fixture(autouse=True, scope="module")

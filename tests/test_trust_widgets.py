@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch  # noqa: F401  (test extra: a missing install fails, never skips)
-from _tiny_lm import one_thread, tiny_mlm_dir, tiny_scorer
+from _tiny_lm import THREE_PAIRS, one_thread, tiny_mlm_dir, tiny_scorer
 from scipy import stats
 
 from embias_widgets.analysis.likelihood.pair_input import read_pairs_json
@@ -22,11 +22,7 @@ from embias_widgets.widgets.nli_explorer import NliExplorer
 from embias_widgets.widgets.paired_likelihood_table import PairedLikelihoodTable
 from embias_widgets.widgets.relation_projection import RelationProjectionWidget
 
-PAIRS = [
-    ("She is a nurse.", "He is a nurse.", "gender"),
-    ("The poor are lazy.", "The rich are lazy.", "socioeconomic"),
-    ("Women can not drive.", "Men can not drive.", "gender"),
-]
+PAIRS = THREE_PAIRS
 
 
 @pytest.fixture(autouse=True, scope="module")
