@@ -5,23 +5,13 @@ from __future__ import annotations
 import dataclasses
 import json
 
-import numpy as np
 import pytest
 from _result_protocol import assert_study_result
+from _tiny_nli import Keyed
 
 from embias_widgets.analysis.nli import NliProbe, NliProbeScores, NliScores, ProbeSubset
 from embias_widgets.metrics.neutrality import scores_from_probs
 from embias_widgets.stimuli.nli_probes import user_probe
-
-
-class Keyed:
-    """Probabilities from a hash of the pair (no model)."""
-
-    name, description = "keyed", "hash-based probabilities"
-
-    def predict(self, premises, hypotheses):
-        return np.array([np.random.default_rng(abs(hash((p, h))) % 2**32).dirichlet([1, 2, 1])
-                         for p, h in zip(premises, hypotheses, strict=True)])
 
 
 @pytest.fixture(scope="module")

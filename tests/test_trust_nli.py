@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+from _tiny_nli import Keyed
 from scipy import stats
 
 from embias_widgets.analysis.nli import NliProbe
@@ -16,16 +17,6 @@ from embias_widgets.analysis.nli.templates import template_label
 from embias_widgets.cli import main
 from embias_widgets.metrics.neutrality import NeutralityStats, nli_intervals
 from embias_widgets.stimuli.nli_probes import TemplateProbe, templates, user_probe
-
-
-class Keyed:
-    """Probabilities from a hash of the pair (no model)."""
-
-    name, description = "keyed", "hash-based probabilities"
-
-    def predict(self, premises, hypotheses):
-        return np.array([np.random.default_rng(abs(hash((p, h))) % 2**32).dirichlet([1, 2, 1])
-                         for p, h in zip(premises, hypotheses, strict=True)])
 
 
 @pytest.fixture(scope="module")
