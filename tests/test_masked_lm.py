@@ -20,7 +20,7 @@ from embias_widgets.models.language_models.causal_lm import CausalLMScorer
 from embias_widgets.models.language_models.head_split import HeadSplit
 from embias_widgets.models.language_models.loading import load_likelihood_model
 from embias_widgets.models.language_models.masked_lm import MaskedLMScorer
-from embias_widgets.models.language_models.tokens import shared_positions
+from embias_widgets.models.language_models.tokens import shared_positions, tokenize, tokenize_many
 
 SENTENCES = [
     "She is a nurse.",
@@ -340,3 +340,27 @@ def test_last_layer_rows_is_ignored_where_unsupported(tiny_mlm, tokenizer, monke
     assert not scorer._head().supports_last_rows
     expected = explicit_pll_tokens(tiny_mlm, tokenizer, SENTENCES[1])
     np.testing.assert_allclose(scorer.score_sentences([SENTENCES[1]], "pll")[0].log_probs[1:-1], expected, atol=1e-5)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_one_tokenizer_call_gives_what_one_call_per_sentence_gives(vocab_dir: Path, fast: bool) -> None:
+    """tokenize_many (one batch call) returns exactly the Tokenized of tokenize() per sentence: ids, tokens,
+    display pieces, spaces, special flags and word ids, for the fast tokenizer (offsets, word ids) and the slow
+    one (neither)."""
+    cls = transformers.BertTokenizerFast if fast else transformers.BertTokenizer
+    tok = cls.from_pretrained(str(vocab_dir))
+    texts = ["The nurse said she'd be late.", "Engineers   fix bridges!", "naïve café owners", "a", "x" * 40]
+    one_by_one = [tokenize(tok, t, lowercase=True, max_length=64) for t in texts]
+    assert tokenize_many(tok, texts, lowercase=True, max_length=64) == one_by_one
+    assert (one_by_one[0].word_ids is not None) and tokenize_many(tok, [], lowercase=True, max_length=64) == []
+
+
+def test_a_batch_names_its_first_sentence_that_cannot_be_scored(scorer) -> None:
+    """As one call per sentence did: the first bad sentence in order is the one the error names."""
+    with pytest.raises(ValueError, match=r"control token \[MASK\]"):
+        scorer.score_sentences(["A fine sentence.", "Who [MASK] it?", ""])
+    with pytest.raises(ValueError, match="empty sentence"):
+        scorer.score_sentences(["A fine sentence.", "  ", "Who [MASK] it?"])
+    with pytest.raises(ValueError, match="empty sentence"):
+        scorer.score_pairs([("A fine sentence.", None)])
+    assert len(scorer.score_sentences(["A fine sentence.", "A fine sentence."])) == 2

@@ -186,3 +186,14 @@ def test_the_scorer_runs_the_head_once_per_queue_not_per_batch(monkeypatch) -> N
     for a, b in zip(got, each.score_sentences(sentences, "pll"), strict=True):
         np.testing.assert_allclose(a.log_probs, b.log_probs, atol=1e-6, rtol=0)
     assert len(calls) == 3
+
+
+def test_row_tiles_change_no_value(monkeypatch) -> None:
+    """The CPU path splits 300 rows into tiles of ROW_TILE (256 + 44): the same bits as one call of 300 rows
+    and as each row alone in its own call (so a row's value does not depend on the tiling)."""
+    x, weight, bias, targets = _inputs(rows=300)
+    tiled = target_log_probs(x, weight, bias, targets, block=512)
+    monkeypatch.setattr(vocab_blocks, "ROW_TILE", 10**6)
+    whole = target_log_probs(x, weight, bias, targets, block=512)
+    assert torch.equal(tiled, whole)
+    torch.testing.assert_close(tiled, _exact(x, weight, bias, targets), atol=1e-5, rtol=0)

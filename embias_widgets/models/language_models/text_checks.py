@@ -66,7 +66,7 @@ def unscorable_reason(tokenizer: Any, text: str, ids: Sequence[int], special: Se
     tokens only; ``""`` when it can."""
     controls = set(getattr(tokenizer, "all_special_ids", ()) or ()) - {getattr(tokenizer, "unk_token_id", None)}
     typed = [i for i, s in zip(ids, special, strict=True) if not s and i in controls]
-    names = list(dict.fromkeys(tokenizer.convert_ids_to_tokens(typed)))
+    names = list(dict.fromkeys(tokenizer.convert_ids_to_tokens(typed))) if typed else []
     lowered = text.lower()  # lowercasing (CrowS-Pairs on uncased models) turns [MASK] into "[ mask ]": same intent
     names += [t for t in getattr(tokenizer, "all_special_tokens", ()) or ()
               if len(t) > 2 and t not in names and t.lower() in lowered]

@@ -20,17 +20,40 @@ _FAMILIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def tokenize(tokenizer: Any, text: str, *, lowercase: bool, max_length: int | None) -> Tokenized:
     """Tokenise ``text`` with special tokens; lowercase first for uncased models (CrowS-Pairs)."""
-    if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"cannot score an empty sentence ({text!r}): type some words")
-    model_text = text.lower() if lowercase else text
+    return tokenize_many(tokenizer, [text], lowercase=lowercase, max_length=max_length)[0]
+
+
+def tokenize_many(tokenizer: Any, texts: Sequence[str], *, lowercase: bool, max_length: int | None) -> list[Tokenized]:
+    """:func:`tokenize` of each text, with one call of the tokenizer for all of them (a fast tokenizer encodes a
+    batch in Rust; called once per sentence, its Python wrapper cost as much as the encoding). The same tokens,
+    offsets and word ids as one call per text (nothing is padded); the first text that cannot be scored raises,
+    as it would one by one."""
+    bad = next((k for k, text in enumerate(texts) if not isinstance(text, str) or not text.strip()), None)
+    if bad is not None:  # the texts before it first, so the first text that cannot be scored is the one named
+        tokenize_many(tokenizer, texts[:bad], lowercase=lowercase, max_length=max_length)
+        raise ValueError(f"cannot score an empty sentence ({texts[bad]!r}): type some words")
+    if not texts:
+        return []
+    model_texts = [text.lower() if lowercase else text for text in texts]
     try:
-        enc = tokenizer(model_text, return_special_tokens_mask=True, return_offsets_mapping=True)
+        enc = tokenizer(model_texts, return_special_tokens_mask=True, return_offsets_mapping=True)
         offsets = enc["offset_mapping"]
     except (NotImplementedError, ValueError, TypeError):
-        enc = tokenizer(model_text, return_special_tokens_mask=True)
+        enc = tokenizer(model_texts, return_special_tokens_mask=True)
         offsets = None
-    ids = tuple(int(i) for i in enc["input_ids"])
-    special = tuple(bool(s) for s in enc["special_tokens_mask"])
+    return [
+        _tokenized(tokenizer, text, model_text, enc["input_ids"][k], enc["special_tokens_mask"][k],
+                   None if offsets is None else offsets[k], word_ids_from_encoding(enc, enc["special_tokens_mask"][k],
+                                                                                   batch_index=k),
+                   max_length)
+        for k, (text, model_text) in enumerate(zip(texts, model_texts, strict=True))
+    ]
+
+
+def _tokenized(tokenizer: Any, text: str, model_text: str, input_ids: Sequence[int], special_mask: Sequence[int],
+               offsets: Any, words: tuple[int | None, ...] | None, max_length: int | None) -> Tokenized:
+    ids = tuple(int(i) for i in input_ids)
+    special = tuple(bool(s) for s in special_mask)
     reason = unscorable_reason(tokenizer, text, ids, special)  # typed control tokens, unknown tokens only
     if reason:
         raise ValueError(reason)
@@ -42,7 +65,6 @@ def tokenize(tokenizer: Any, text: str, *, lowercase: bool, max_length: int | No
         )
     display = text if len(text) == len(model_text) else model_text
     pieces, spaces = _display_pieces(tokens, special, offsets, display)
-    words = word_ids_from_encoding(enc, special)
     if words is None:
         words = words_from_tokens(tokens, special, _family(tokenizer, tokens))
     return Tokenized(text, ids, tokens, pieces, spaces, special, words)

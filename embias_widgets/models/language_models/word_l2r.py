@@ -27,11 +27,13 @@ BPE_START, SENTENCEPIECE_START, WORDPIECE_CONTINUE = "Ġ", "▁", "##"
 FAMILIES = ("wordpiece", "bpe", "sentencepiece")
 
 
-def word_ids_from_encoding(encoding: Any, special: Sequence[bool]) -> tuple[int | None, ...] | None:
-    """The word index of each token from a fast tokenizer's encoding (``None`` for special tokens);
-    ``None`` when the tokenizer cannot say (slow tokenizers)."""
+def word_ids_from_encoding(
+    encoding: Any, special: Sequence[bool], *, batch_index: int | None = None
+) -> tuple[int | None, ...] | None:
+    """The word index of each token from a fast tokenizer's encoding (``None`` for special tokens), of the
+    ``batch_index``-th text of a batch's; ``None`` when the tokenizer cannot say (slow tokenizers)."""
     try:
-        ids = encoding.word_ids()
+        ids = encoding.word_ids() if batch_index is None else encoding.word_ids(batch_index)
     except (AttributeError, ValueError, TypeError):
         return None
     if ids is None or len(ids) != len(special):
