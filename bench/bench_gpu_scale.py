@@ -21,16 +21,19 @@ else a word-level vocabulary generated from the probe's own words, padded to BER
    (BERT-base, bfloat16, ``--probe-pairs``) and the whole gender-occupation probe extrapolated; PLL against
    minicons' ``MaskedLMScorer`` on the same model object (when minicons is installed); the Dask engine with one
    worker per visible GPU, each placing the model on its own device.
-5. Dask: a MiniLM-shaped (6 layers, 384 wide) cross-encoder over the probe's first 16,384 pairs through
-   ``NliProbe(...).run(workers=N)`` (LocalCluster, one single-threaded process per worker) for N = 1, 2, 4:
-   wall time and the workers' CPU time (``getrusage(RUSAGE_CHILDREN)`` after the cluster closed), as ratios
-   to one worker.
+5. Dask: a MiniLM-shaped (6 layers, 384 wide) cross-encoder through ``NliProbe(...).run(workers=N)``
+   (LocalCluster, one single-threaded process per worker, forked from the fork server) for N = 1 on
+   ``--dask-pairs-1`` pairs and N = 16 on ``--dask-pairs`` (131,072): pairs/s of each, wall time including
+   the cluster's start, shipping and warm-up, as a ratio to one worker; and what starting 16 workers costs.
 
-On a lent GPU machine without this project's extras (no MiniLM package, no ``distributed``): carry a BERT
-``vocab.txt`` and the wheels of dask, distributed, tornado, tblib, zict, partd and locket (about 3 MB) in an
-ignored folder, install them with ``pip install --no-index --no-deps --target``, put that folder and the
-repository root on ``PYTHONPATH`` and run ``python3 bench/bench_gpu_scale.py --vocab <folder>/vocab.txt
---out $OUT/results.jsonl`` (about 5 minutes on one H200 and 16 cores, by estimate; ``--skip dask`` saves ~2).
+On a lent GPU machine without this project's extras: carry, in an ignored folder, a BERT ``vocab.txt`` and the
+wheels of dask, distributed, tornado, tblib, zict, partd, locket, minicons and wonderwords (and this project's
+transformers and tokenizers, so the versions tested here run there), install them with ``pip install
+--no-index --no-deps --target``, put that folder and the repository root on ``PYTHONPATH`` and run
+``python3 bench/bench_gpu_scale.py --vocab <folder>/vocab.txt --out $OUT/results.jsonl``. ``--budget-s``
+(default 480) stops starting sections past that many seconds, and a failing section is recorded (with its
+traceback) while the next one runs; CUDA's sections come first. ``--dry-run`` runs every section's code on the
+CPU with tiny models and counts (about 40 s here): run it before spending a lent GPU's minutes.
 
 Every run is timed after a warm-up on as many other items of the same shapes (CUDA plans each shape once).
 Each figure is printed and appended to ``--out`` as one JSON line as soon as it is measured.
@@ -39,6 +42,7 @@ Each figure is printed and appended to ``--out`` as one JSON line as soon as it 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import resource
@@ -176,17 +180,22 @@ def _pll_rate(model, tokenizer, device: str, dtype: str, warm: list[str], timed:
                 sentences_per_s=len(timed) / took, token_budget=scorer.token_budget)
 
 
-def bench_nli(args, probe, tokenizer, out: Path | None, devices: list[str]) -> dict[tuple, float]:
+def bench_nli(args, probe, tokenizer, out: Path | None, devices: list[str], clock: Clock) -> dict[tuple, float]:
     rates: dict[tuple, float] = {}
     for size in ("base", "large"):
         model = _model("nli", size, tokenizer)
-        for device in devices:  # the CPU first: placing the model on CUDA moves it
-            n = args.cpu_pairs // (1 if size == "base" else 2) if device == "cpu" else args.gpu_pairs
-            warm, timed = _sample_pairs(probe, n, seed=1), _sample_pairs(probe, n, seed=2)
-            for dtype in ("float32",) if device == "cpu" else ("float32", "bfloat16"):
+        for device in devices:  # CUDA first (its targets matter most under the time limit), the CPU on a copy
+            if not clock.left(f"nli {size} {device}", out):
+                continue
+            on = model if device != "cpu" else copy.deepcopy(model).float()
+            where = GPU if device == "cuda" else device
+            n = args.cpu_pairs // (1 if size == "base" else 4) if device == "cpu" else args.gpu_pairs
+            warm = _sample_pairs(probe, min(n, 256) if device == "cpu" else n, seed=1)
+            timed = _sample_pairs(probe, n, seed=2)
+            for dtype in ("float32",) if device == "cpu" else ("bfloat16", "float32"):
                 # exact-length batches (the default) and, on CUDA in half precision, padded length buckets
                 for pad_to in (None,) if device == "cpu" or dtype == "float32" else (None, 8, 16):
-                    r = _nli_rate(model, tokenizer, device, dtype, warm, timed, pad_to)
+                    r = _nli_rate(on, tokenizer, where, dtype, warm, timed, pad_to)
                     if pad_to is None:
                         rates[(size, device, dtype)] = r["rate"]
                     whole = len(probe) / r["rate"]
@@ -196,95 +205,126 @@ def bench_nli(args, probe, tokenizer, out: Path | None, devices: list[str]) -> d
     return rates
 
 
-def bench_pll(args, probe, tokenizer, out: Path | None, devices: list[str]) -> dict[tuple, float]:
+def bench_pll(args, probe, tokenizer, out: Path | None, devices: list[str], clock: Clock) -> dict[tuple, float]:
     rates: dict[tuple, float] = {}
     model = _model("mlm", "base", tokenizer)
     for device in devices:
+        if not clock.left(f"pll {device}", out):
+            continue
+        on = model if device != "cpu" else copy.deepcopy(model).float()
+        where = GPU if device == "cuda" else device
         n = args.cpu_sentences if device == "cpu" else args.sentences
         warm, timed = _sentences(probe, n, seed=11), _sentences(probe, n, seed=12)
         for dtype in ("float32",) if device == "cpu" else ("float32", "bfloat16"):
-            r = _pll_rate(model, tokenizer, device, dtype, warm, timed)
+            r = _pll_rate(on, tokenizer, where, dtype, warm, timed)
             rates[("base", device, dtype)] = r["rate"]
             _emit(out, dict(what="pll", size="base", device=device, dtype=dtype, **r))
     return rates
 
 
-def bench_dask(args, tokenizer, out: Path | None) -> None:
-    """NliProbe's Dask engine with 1, 2, 4 single-threaded workers on the same pairs and model."""
+def bench_dask(args, tokenizer, out: Path | None, clock: Clock) -> None:
+    """NliProbe's Dask engine with N single-threaded workers on the CPU cores, MiniLM-shaped model: one worker
+    on ``--dask-pairs-1`` pairs (a whole 131,072-pair run of one worker would take ~7 minutes), N workers on
+    ``--dask-pairs``; each run's wall time includes the cluster's start, shipping and warm-up."""
     from embias_widgets.analysis.nli import NliProbe
+    from embias_widgets.analysis.nli.chunks import worker_costs
     from embias_widgets.models.nli_classifiers.cross_encoder import CrossEncoderNli
 
     os.environ["OMP_NUM_THREADS"] = "1"  # spawned workers read it when torch starts (Dask sets it too)
     nli = CrossEncoderNli(_model("nli", "minilm", tokenizer), tokenizer, device="cpu")
-    base: dict[str, float] = {}
-    reference = None
+    NliProbe("gender-occupation", nli, limit=64, chunk_size=32).run(workers=1)  # the fork server's imports
+    base_rate = None
     for workers in args.workers:
-        probe = NliProbe("gender-occupation", nli, limit=args.dask_pairs, chunk_size=args.dask_chunk)
-        before, client_before = resource.getrusage(resource.RUSAGE_CHILDREN), time.process_time()
+        n = args.dask_pairs_1 if workers == 1 else args.dask_pairs
+        if not clock.left(f"dask {workers} workers", out, need=n / (300 * workers) + 10):
+            continue
+        probe = NliProbe("gender-occupation", nli, limit=n, chunk_size=args.dask_chunk)
+        client_before = time.process_time()
         start = time.perf_counter()
         result = probe.run(workers=workers)
         wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        worker_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        summary = json.dumps(result.to_dict(), sort_keys=True, default=str)  # equal for any worker count
-        reference = reference or summary
-        base = base or dict(wall=wall, cpu=worker_cpu)
-        _emit(out, dict(what="dask", size="minilm", workers=workers, n=args.dask_pairs, wall_s=wall,
+        rate = n / wall
+        base_rate = base_rate or rate
+        per = worker_costs(result.chunks)  # the workers are the fork server's children: not in RUSAGE_CHILDREN
+        worker_cpu = sum(r["cpu_seconds"] for r in per.values())
+        _emit(out, dict(what="dask", size="minilm", workers=workers, n=n, wall_s=wall,
                         chunks_s=float(result.seconds), worker_cpu_s=worker_cpu,
-                        client_cpu_s=time.process_time() - client_before, pairs_per_s=args.dask_pairs / wall,
-                        wall_ratio_vs_1=wall / base["wall"], worker_cpu_ratio_vs_1=worker_cpu / base["cpu"],
-                        same_result_as_1_worker=summary == reference))
+                        client_cpu_s=time.process_time() - client_before, pairs_per_s=rate,
+                        rate_ratio_vs_1_worker=rate / base_rate, n_scored=result.n_scored,
+                        warmup_s_max=max((r["warmup_seconds"] for r in per.values()), default=None),
+                        note=result.notes[-1]))
 
 
-def _worker_imports() -> int:
+def _worker_imports() -> tuple[int, float]:
+    """In a worker: its torch threads, and the CPU seconds its process has used since it was forked (imports
+    the fork server did before forking are not counted: that is the point of the fork server)."""
     import torch
     import transformers  # noqa: F401
 
     import embias_widgets.analysis.nli  # noqa: F401
 
-    return torch.get_num_threads()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return torch.get_num_threads(), usage.ru_utime + usage.ru_stime
 
 
 def bench_worker_start(workers: int, out: Path | None) -> None:
-    """What starting ``workers`` Dask workers costs alone (spawn, import torch, transformers and ours):
-    the part of the workers' CPU time above that is not scoring."""
+    """What starting ``workers`` Dask workers costs alone (fork from the fork server, Dask's worker start-up,
+    any import the fork server had not done): wall time and each worker's own CPU seconds."""
     from distributed import Client
 
     from embias_widgets.analysis.nli.dask_runner import local_cluster
 
-    before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    start = time.perf_counter()
     cluster = local_cluster(workers)  # the workers NliProbe.run(workers=N) starts
     with cluster, Client(cluster) as client:
-        threads = client.run(_worker_imports)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    _emit(out, dict(what="dask_start", workers=workers, wall_s=time.perf_counter() - start, worker_cpu_s=cpu,
-                    torch_threads_per_worker=sorted(set(threads.values()))))
+        found = client.run(_worker_imports)
+        wall = time.perf_counter() - start
+    cpu = [c for _, c in found.values()]
+    _emit(out, dict(what="dask_start", workers=workers, wall_s=wall, worker_cpu_s_max=max(cpu),
+                    worker_cpu_s_sum=sum(cpu), torch_threads_per_worker=sorted({t for t, _ in found.values()})))
 
 
 def bench_equal(tokenizer, probe, out: Path | None) -> None:
-    """CUDA float32 against the CPU on the same pairs and model: the largest probability difference."""
+    """CUDA float32 against the CPU on the same inputs and model: the largest NLI probability difference and the
+    largest PLL token log-probability difference."""
+    from embias_widgets.models.language_models import MaskedLMScorer
     from embias_widgets.models.nli_classifiers.cross_encoder import CrossEncoderNli
 
     model = _model("nli", "base", tokenizer)
     pairs = _sample_pairs(probe, 512, seed=3)
-    cpu = CrossEncoderNli(model, tokenizer, device="cpu").predict(*pairs)
+    cpu = CrossEncoderNli(copy.deepcopy(model), tokenizer, device="cpu").predict(*pairs)
     gpu = CrossEncoderNli(model, tokenizer, device=GPU).predict(*pairs)
-    _emit(out, dict(what="cpu_vs_cuda_float32", n=len(pairs[0]), max_abs_diff=float(np.abs(cpu - gpu).max())))
+    _emit(out, dict(what="cpu_vs_cuda_float32", of="nli", n=len(pairs[0]),
+                    max_abs_diff=float(np.abs(cpu - gpu).max())))
+    mlm = _model("mlm", "base", tokenizer)
+    sentences = _sentences(probe, 24, seed=5)
+    scores = {}
+    for device, m in (("cpu", copy.deepcopy(mlm)), (GPU, mlm)):
+        scorer = MaskedLMScorer(m, tokenizer, device=device, progress=False, last_layer_rows=True)
+        scores[device] = np.concatenate([s.log_probs[np.isfinite(s.log_probs)]
+                                         for s in scorer.score_sentences(sentences, "pll")])
+    _emit(out, dict(what="cpu_vs_cuda_float32", of="pll", n=len(sentences), tokens=int(scores["cpu"].size),
+                    max_abs_diff=float(np.abs(scores["cpu"] - scores[GPU]).max())))
 
 
-def bench_probe(args, tokenizer, out: Path | None) -> None:
-    """``NliProbe.run`` end to end on CUDA in bfloat16 (BERT-base): pairs, tokens, batches, reduction included."""
+def bench_probe(args, tokenizer, out: Path | None, clock: Clock) -> None:
+    """``NliProbe.run`` end to end on CUDA in bfloat16 (BERT-base): pairs, tokens, batches, reduction included;
+    then the whole gender-occupation probe when the first run says it fits the time left."""
     from embias_widgets.analysis.nli import NliProbe
     from embias_widgets.models.nli_classifiers.cross_encoder import CrossEncoderNli
 
     nli = CrossEncoderNli(_model("nli", "base", tokenizer), tokenizer, device=GPU, dtype="bfloat16")
     NliProbe("gender-occupation", nli, limit=8192).run()  # warm-up: every shape planned once
-    start = time.perf_counter()
-    result = NliProbe("gender-occupation", nli, limit=args.probe_pairs, chunk_size=16384).run()
-    took = time.perf_counter() - start
-    _emit(out, dict(what="probe_end_to_end", size="base", dtype="bfloat16", n=result.n_scored, seconds=took,
-                    pairs_per_s=result.n_scored / took, whole_probe_s=1_912_896 / (result.n_scored / took)))
+    rate = None
+    for limit in (args.probe_pairs, None):
+        if limit is None and (rate is None or not clock.left("whole probe", out, need=1_912_896 / rate + 15)):
+            continue
+        start = time.perf_counter()
+        result = NliProbe("gender-occupation", nli, limit=limit, chunk_size=16384).run()
+        took = time.perf_counter() - start
+        rate = result.n_scored / took
+        _emit(out, dict(what="probe_end_to_end", size="base", dtype="bfloat16", n=result.n_scored, seconds=took,
+                        pairs_per_s=rate, whole_probe_s=1_912_896 / rate, measured_whole=limit is None))
 
 
 def bench_minicons(args, probe, tokenizer, out: Path | None) -> None:
@@ -319,10 +359,47 @@ def bench_gpu_workers(args, tokenizer, out: Path | None) -> None:
     from embias_widgets.models.nli_classifiers.cross_encoder import CrossEncoderNli
 
     nli = CrossEncoderNli(_model("nli", "base", tokenizer), tokenizer, device=GPU, dtype="bfloat16")
-    result = NliProbe("gender-occupation", nli, limit=args.dask_pairs, chunk_size=args.dask_chunk).run(
+    result = NliProbe("gender-occupation", nli, limit=args.gpu_pairs, chunk_size=args.dask_chunk).run(
         workers=max(1, torch.cuda.device_count()))
     _emit(out, dict(what="dask_gpu_workers", gpus=torch.cuda.device_count(), n=result.n_scored,
                     seconds=result.seconds, note=result.notes[-1]))
+
+
+class Clock:
+    """The run's time limit: a section starts only when the time it needs (``need`` seconds) is left, and a
+    skipped one is recorded, so a run cut short by the lease still says what it did not measure."""
+
+    def __init__(self, budget_s: float) -> None:
+        self.end = time.perf_counter() + budget_s
+
+    def left(self, what: str, out: Path | None, need: float = 20.0) -> bool:
+        remaining = self.end - time.perf_counter()
+        if remaining < need:
+            _emit(out, dict(what="skipped", section=what, reason=f"{remaining:.0f} s left, {need:.0f} s needed"))
+            return False
+        return True
+
+
+def _section(name: str, out: Path | None, fn, *args) -> Any:
+    """Run one section; a failure is recorded with its traceback and the next section runs."""
+    import traceback
+
+    try:
+        return fn(*args)
+    except Exception as exc:  # a bench run on a lent machine reports and goes on
+        _emit(out, dict(what="error", section=name, error=repr(exc), traceback=traceback.format_exc()[-3000:]))
+        return None
+
+
+def _dry_run(args) -> None:
+    """Every section's code on the CPU with tiny models and counts (a check before a lent GPU's minutes)."""
+    global GPU
+    GPU = "cpu"
+    for size in SIZES.values():
+        size.update(num_hidden_layers=1, hidden_size=32, num_attention_heads=2, intermediate_size=64)
+    args.gpu_pairs, args.cpu_pairs, args.sentences, args.cpu_sentences = 256, 128, 12, 6
+    args.dask_pairs, args.dask_pairs_1, args.dask_chunk, args.probe_pairs = 2048, 512, 256, 2048
+    args.workers = [1, 2]
 
 
 def main() -> None:
@@ -330,49 +407,60 @@ def main() -> None:
     parser.add_argument("--vocab", default=None, help="a BERT vocab.txt (default: MiniLM's, else generated)")
     parser.add_argument("--out", default=None, help="append one JSON line per figure to this file")
     parser.add_argument("--gpu-pairs", type=int, default=32768)
-    parser.add_argument("--cpu-pairs", type=int, default=2048, help="base; large gets half")
+    parser.add_argument("--cpu-pairs", type=int, default=1024, help="base; large gets a quarter")
     parser.add_argument("--sentences", type=int, default=200)
-    parser.add_argument("--cpu-sentences", type=int, default=50)
-    parser.add_argument("--dask-pairs", type=int, default=16384)
-    parser.add_argument("--dask-chunk", type=int, default=1024)
-    parser.add_argument("--workers", type=lambda s: [int(w) for w in s.split(",")], default=[1, 2, 4])
+    parser.add_argument("--cpu-sentences", type=int, default=24)
+    parser.add_argument("--dask-pairs", type=int, default=131072, help="pairs of the N-worker runs")
+    parser.add_argument("--dask-pairs-1", type=int, default=8192, help="pairs of the one-worker run")
+    parser.add_argument("--dask-chunk", type=int, default=2048)
+    parser.add_argument("--workers", type=lambda s: [int(w) for w in s.split(",")], default=[1, 16])
     parser.add_argument("--probe-pairs", type=int, default=262144, help="NliProbe.run end to end on CUDA")
+    parser.add_argument("--budget-s", type=float, default=480, help="start no section past this many seconds")
+    parser.add_argument("--dry-run", action="store_true", help="every section on the CPU, tiny models and counts")
     parser.add_argument("--skip", default="", help="comma list of: nli, pll, cpu, cuda, dask, probe, minicons")
     args = parser.parse_args()
+    if args.dry_run:
+        _dry_run(args)
     import torch
 
+    clock = Clock(args.budget_s)
     skip = set(filter(None, args.skip.split(",")))
     out = Path(args.out) if args.out else None
     probe = _probe()
     vocab, origin = _vocab_file(args.vocab, probe)
     tokenizer = _tokenizer(vocab)
-    devices = [d for d in ("cpu", "cuda") if d not in skip and (d == "cpu" or torch.cuda.is_available())]
-    _emit(out, dict(what="setup", torch=torch.__version__, cuda=torch.cuda.is_available(),
+    cuda = torch.cuda.is_available() or args.dry_run
+    devices = [d for d in ("cuda", "cpu") if d not in skip and (d == "cpu" or cuda)]  # "cuda": GPU's device
+    _emit(out, dict(what="setup", torch=torch.__version__, cuda=torch.cuda.is_available(), dry_run=args.dry_run,
                     gpu=torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
-                    cpu_threads=torch.get_num_threads(), tokenizer=type(tokenizer).__name__, vocab=origin,
-                    vocab_size=len(tokenizer), example=tokenizer.tokenize(probe.pair(0).premise),
-                    probe=repr(probe)))
+                    cpu_threads=torch.get_num_threads(), cpu_count=os.cpu_count(),
+                    transformers=__import__("transformers").__version__,
+                    tokenizer=type(tokenizer).__name__, vocab=origin, vocab_size=len(tokenizer),
+                    example=tokenizer.tokenize(probe.pair(0).premise), probe=repr(probe)))
     ratios = {}
     for what, bench in (("nli", bench_nli), ("pll", bench_pll)):
         if what in skip:
             continue
-        rates = bench(args, probe, tokenizer, out, devices)
+        rates = _section(what, out, bench, args, probe, tokenizer, out, devices, clock) or {}
         ratios.update({(what, *k): rates[k] / rates[(k[0], "cpu", "float32")] for k in rates
                        if k[1] != "cpu" and (k[0], "cpu", "float32") in rates})
+        if what == "pll" and cuda and "minicons" not in skip and clock.left("minicons", out):
+            _section("minicons", out, bench_minicons, args, probe, tokenizer, out)
     for (what, size, device, dtype), ratio in ratios.items():
         _emit(out, dict(what="ratio", of=what, size=size, device=device, dtype=dtype, vs="cpu float32",
                         ratio=ratio))
-    if "cuda" in devices:
-        bench_equal(tokenizer, probe, out)
-        if "probe" not in skip:
-            bench_probe(args, tokenizer, out)
-        if "minicons" not in skip:
-            bench_minicons(args, probe, tokenizer, out)
-        if "dask" not in skip:
-            bench_gpu_workers(args, tokenizer, out)
+    if cuda:
+        if clock.left("equal", out):
+            _section("equal", out, bench_equal, tokenizer, probe, out)
+        if "probe" not in skip and clock.left("probe", out, need=40):
+            _section("probe", out, bench_probe, args, tokenizer, out, clock)
     if "dask" not in skip:
-        bench_dask(args, tokenizer, out)
-        bench_worker_start(max(args.workers), out)
+        _section("dask", out, bench_dask, args, tokenizer, out, clock)
+        if clock.left("dask start", out):
+            _section("dask start", out, bench_worker_start, max(args.workers), out)
+        if cuda and clock.left("gpu workers", out, need=40):
+            _section("gpu workers", out, bench_gpu_workers, args, tokenizer, out)
+    _emit(out, dict(what="done", seconds_left=clock.end - time.perf_counter()))
 
 
 if __name__ == "__main__":
