@@ -27,6 +27,7 @@ from ..errors import ModelNotFoundError, NliLabelError
 from ..language_models.batching import pack_by_length, pack_lengths
 from ..runtime import check_device, check_dtype, default_device, inference, input_length, place_model, precision_note
 from ..runtime import token_budget as token_budget_for
+from .backend_pairs import backend_pair_encoding
 from .cls_row import cls_row_logits
 from .pair_tokens import PairTokens, pad_rows
 from .protocol import LABELS, check_pair_lists
@@ -233,9 +234,12 @@ class CrossEncoderNli:
         premises, hypotheses = check_pair_lists(premises, hypotheses)
         if not premises:
             return [], None
-        enc = self.tokenizer(premises, hypotheses, add_special_tokens=True, truncation=False,
-                             return_token_type_ids=True)
-        ids = enc["input_ids"]
+        fast = backend_pair_encoding(self.tokenizer, premises, hypotheses)
+        if fast is None:
+            enc = self.tokenizer(premises, hypotheses, add_special_tokens=True, truncation=False,
+                                 return_token_type_ids=True)
+            fast = enc["input_ids"], enc.get("token_type_ids")
+        ids, types = fast
         if self.max_length is not None:
             for i, row in enumerate(ids):
                 if len(row) > self.max_length:
@@ -243,7 +247,7 @@ class CrossEncoderNli:
                         f"pair {i} ({premises[i][:50]!r} / {hypotheses[i][:50]!r}) has {len(row)} tokens but "
                         f"{self.name} takes at most {self.max_length}: shorten the sentences"
                     )
-        return ids, enc.get("token_type_ids")
+        return ids, types
 
     def _logits_function(self) -> Any:
         """The [CLS]-row shortcut (:func:`.cls_row.cls_row_logits`) or the whole model."""
