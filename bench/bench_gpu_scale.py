@@ -165,10 +165,12 @@ def _nli_rate(model, tokenizer, device: str, dtype: str, warm, timed, pad_to: in
                 mean_tokens=float(np.mean([len(i) for i in ids])), tokenize_share=tokenize_s / took)
 
 
-def _pll_rate(model, tokenizer, device: str, dtype: str, warm: list[str], timed: list[str]) -> dict[str, Any]:
+def _pll_rate(model, tokenizer, device: str, dtype: str, warm: list[str], timed: list[str],
+              pad_to: int | None = None) -> dict[str, Any]:
     from embias_widgets.models.language_models import MaskedLMScorer
 
-    scorer = MaskedLMScorer(model, tokenizer, device=device, dtype=dtype, progress=False, last_layer_rows=True)
+    scorer = MaskedLMScorer(model, tokenizer, device=device, dtype=dtype, progress=False, last_layer_rows=True,
+                            pad_to=pad_to)
     scorer.score_sentences(warm, "pll")
     _sync(device)
     start = time.perf_counter()
@@ -176,8 +178,9 @@ def _pll_rate(model, tokenizer, device: str, dtype: str, warm: list[str], timed:
     _sync(device)
     took = time.perf_counter() - start
     tokens = int(sum(np.isfinite(s.log_probs).sum() for s in scores))
-    return dict(n=len(timed), seconds=took, scored_tokens=tokens, rate=tokens / took,
-                sentences_per_s=len(timed) / took, token_budget=scorer.token_budget)
+    return dict(n=len(timed), seconds=took, scored_tokens=tokens, rate=tokens / took, pad_to=pad_to,
+                sentences_per_s=len(timed) / took, token_budget=scorer.token_budget,
+                forward_passes=scorer.forward_passes)
 
 
 def bench_nli(args, probe, tokenizer, out: Path | None, devices: list[str], clock: Clock) -> dict[tuple, float]:
@@ -216,9 +219,12 @@ def bench_pll(args, probe, tokenizer, out: Path | None, devices: list[str], cloc
         n = args.cpu_sentences if device == "cpu" else args.sentences
         warm, timed = _sentences(probe, n, seed=11), _sentences(probe, n, seed=12)
         for dtype in ("float32",) if device == "cpu" else ("float32", "bfloat16"):
-            r = _pll_rate(on, tokenizer, where, dtype, warm, timed)
-            rates[("base", device, dtype)] = r["rate"]
-            _emit(out, dict(what="pll", size="base", device=device, dtype=dtype, **r))
+            # exact-length batches (the default) and, on CUDA, padded length buckets (64: one bucket)
+            for pad_to in (None,) if device == "cpu" else (None, 8, 16, 64):
+                r = _pll_rate(on, tokenizer, where, dtype, warm, timed, pad_to)
+                if pad_to is None:
+                    rates[("base", device, dtype)] = r["rate"]
+                _emit(out, dict(what="pll", size="base", device=device, dtype=dtype, **r))
     return rates
 
 
@@ -299,12 +305,15 @@ def bench_equal(tokenizer, probe, out: Path | None) -> None:
     mlm = _model("mlm", "base", tokenizer)
     sentences = _sentences(probe, 24, seed=5)
     scores = {}
-    for device, m in (("cpu", copy.deepcopy(mlm)), (GPU, mlm)):
-        scorer = MaskedLMScorer(m, tokenizer, device=device, progress=False, last_layer_rows=True)
-        scores[device] = np.concatenate([s.log_probs[np.isfinite(s.log_probs)]
-                                         for s in scorer.score_sentences(sentences, "pll")])
-    _emit(out, dict(what="cpu_vs_cuda_float32", of="pll", n=len(sentences), tokens=int(scores["cpu"].size),
-                    max_abs_diff=float(np.abs(scores["cpu"] - scores[GPU]).max())))
+    for key, device, m, pad_to in (("cpu", "cpu", copy.deepcopy(mlm), None), ("gpu", GPU, mlm, None),
+                                   ("gpu padded", GPU, mlm, 16)):
+        scorer = MaskedLMScorer(m, tokenizer, device=device, progress=False, last_layer_rows=True, pad_to=pad_to)
+        scores[key] = np.concatenate([s.log_probs[np.isfinite(s.log_probs)]
+                                      for s in scorer.score_sentences(sentences, "pll")])
+    for key in ("gpu", "gpu padded"):
+        _emit(out, dict(what="cpu_vs_cuda_float32", of="pll", pad_to=16 if "padded" in key else None,
+                        n=len(sentences), tokens=int(scores["cpu"].size),
+                        max_abs_diff=float(np.abs(scores["cpu"] - scores[key]).max())))
 
 
 def bench_probe(args, tokenizer, out: Path | None, clock: Clock) -> None:
@@ -346,9 +355,11 @@ def bench_minicons(args, probe, tokenizer, out: Path | None) -> None:
     theirs.sequence_score(sentences, reduction=lambda x: x.sum(0).item())
     _sync(GPU)
     minicons_rate = len(sentences) / (time.perf_counter() - start)
-    ours = _pll_rate(model, tokenizer, GPU, "float32", sentences[:8], sentences)
-    _emit(out, dict(what="pll_vs_minicons", device=GPU, minicons_sentences_per_s=minicons_rate,
-                    ours_sentences_per_s=ours["sentences_per_s"], ratio=ours["sentences_per_s"] / minicons_rate))
+    for pad_to in (None, 16, 64):
+        ours = _pll_rate(model, tokenizer, GPU, "float32", sentences[:8], sentences, pad_to)
+        _emit(out, dict(what="pll_vs_minicons", device=GPU, dtype="float32", pad_to=pad_to,
+                        minicons_sentences_per_s=minicons_rate, ours_sentences_per_s=ours["sentences_per_s"],
+                        ratio=ours["sentences_per_s"] / minicons_rate))
 
 
 def bench_gpu_workers(args, tokenizer, out: Path | None) -> None:

@@ -364,3 +364,27 @@ def test_a_batch_names_its_first_sentence_that_cannot_be_scored(scorer) -> None:
     with pytest.raises(ValueError, match="empty sentence"):
         scorer.score_pairs([("A fine sentence.", None)])
     assert len(scorer.score_sentences(["A fine sentence.", "A fine sentence."])) == 2
+
+
+@pytest.mark.parametrize("pad_to", [4, 8, 64])
+def test_padded_length_buckets_agree_with_exact_length_batches(tiny_mlm, tokenizer, pad_to: int) -> None:
+    """pad_to batches copies of several lengths together, padded with an attention mask: every token's
+    log-probability within 1e-5 of the exact-length batches' (float32), in fewer forward passes."""
+    texts = ["The nurse said she would be late.", "He fixed it.", "An engineer who fixed the old bridge left.",
+             "Women are bad at math.", "Men are bad at math."]
+    exact = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False)
+    padded = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False, pad_to=pad_to)
+    want, got = exact.score_sentences(texts), padded.score_sentences(texts)
+    for w, g in zip(want, got, strict=True):
+        np.testing.assert_allclose(g.log_probs, w.log_probs, atol=1e-5, rtol=0)
+    assert padded.forward_passes < exact.forward_passes
+    assert "pad_to=" in padded.options and "pad_to" not in exact.options  # results are keyed by it
+    pairs = [(texts[3], texts[4])]
+    np.testing.assert_allclose(padded.score_pairs(pairs)[0].stereo.log_probs,
+                               exact.score_pairs(pairs)[0].stereo.log_probs, atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "8", True])
+def test_pad_to_must_be_a_positive_number_of_tokens(tiny_mlm, tokenizer, bad) -> None:
+    with pytest.raises(ValueError, match="pad_to"):
+        MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", pad_to=bad)

@@ -1,8 +1,10 @@
-"""Batches of equal-length sequences under a token budget (no padding, so no row depends on its batch)."""
+"""Batches of equal-length sequences under a token budget (no padding, so no row depends on its batch), and the
+masked copies' id tensors of a batch (exact length, or padded to a length bucket with an attention mask)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -43,3 +45,43 @@ def pack_lengths(lengths: np.ndarray, token_budget: int) -> list[np.ndarray]:
         rows = max(1, token_budget // max(int(ordered[lo]), 1))
         batches.extend(order[i : min(i + rows, hi)] for i in range(lo, hi, rows))
     return batches
+
+
+def copies(torch: Any, rows: list[tuple[int, ...]], device: Any) -> Any:
+    """``torch.tensor(rows)`` for a batch of equal-length masked copies, built from each distinct sentence once:
+    a batch holds one copy per masked position, so most rows repeat (converting every Python row cost a tenth
+    of a no-cost model's PLL run)."""
+    distinct: dict[tuple[int, ...], int] = {}
+    which = [distinct.setdefault(row, len(distinct)) for row in rows]
+    sentences = torch.tensor(list(distinct))
+    return sentences[torch.tensor(which)].to(device)
+
+
+def padded_copies(torch: Any, rows: list[tuple[int, ...]], width: int, pad_id: int, device: Any) -> tuple[Any, Any]:
+    """``(ids, attention_mask)`` of rows of up to ``width`` tokens, padded on the right with ``pad_id``; the mask
+    is None when every row fills the width (a batch without padding runs as an exact-length one)."""
+    distinct: dict[tuple[int, ...], int] = {}
+    which = [distinct.setdefault(row, len(distinct)) for row in rows]
+    lengths = np.array([len(row) for row in distinct], dtype=np.int64)
+    sentences = np.full((len(distinct), width), pad_id, dtype=np.int64)
+    filled = np.arange(width)[None, :] < lengths[:, None]
+    sentences[filled] = np.fromiter((t for row in distinct for t in row), dtype=np.int64, count=int(lengths.sum()))
+    index = torch.tensor(which)
+    ids = torch.from_numpy(sentences)[index].to(device)
+    if bool(filled.all()):
+        return ids, None
+    return ids, torch.from_numpy(filled.astype(np.int64))[index].to(device)
+
+
+def check_pad_to(pad_to: Any, tokenizer: Any) -> int | None:
+    """A scorer's ``pad_to`` (a positive number of tokens; None or 1: exact-length batches), else ValueError;
+    padding needs the tokenizer's pad token."""
+    if pad_to is None:
+        return None
+    if isinstance(pad_to, bool) or not isinstance(pad_to, int | np.integer) or pad_to < 1:
+        raise ValueError(f"`pad_to` must be a positive number of tokens, got {pad_to!r}")
+    if pad_to == 1:
+        return None
+    if getattr(tokenizer, "pad_token_id", None) is None:
+        raise ValueError("`pad_to` pads batches, but this tokenizer has no pad token: leave pad_to out")
+    return int(pad_to)

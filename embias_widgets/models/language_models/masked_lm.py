@@ -30,12 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics.likelihood import aul_score, aula_score, pll_score
 from ..runtime import inference, input_length
 from .base import ScorerBase
-from .batching import pack_by_length
+from .batching import check_pad_to, copies, pack_by_length, padded_copies
 from .head_split import HeadSplit, eager_attention
-from .scoring import MASKED_METRICS, PLL_WORD_L2R, PairScores, Tokenized, TokenScores
+from .scoring import MASKED_METRICS, PLL_WORD_L2R, PairScores, Tokenized, TokenScores, sentence_scores, with_modified
 from .tokens import modified_flags, shared_positions, tokenize, tokenize_many
 from .vocab_blocks import HeadQueue
 from .word_l2r import l2r_masks
@@ -79,6 +78,13 @@ class MaskedLMScorer(ScorerBase):
         rounding only (the order of operations changes), at most a few 1e-6
         per token (tests/test_pll_fast_path.py checks each family against
         the one-copy-at-a-time reference within 1e-5).
+    pad_to
+        Batch the masked copies in length buckets of this many tokens, padded on the right (with an
+        attention mask) to the bucket's top, instead of exact-length batches without padding (the
+        default): a few large batches instead of one per sentence length, which pays on a GPU, where each
+        batch's kernel launches cost more than its arithmetic (``bench/bench_gpu_scale.py`` measures both).
+        A token's log-probability then depends on its padding by float rounding (float32: within 1e-5,
+        tested). With ``last_layer_rows`` on a supported encoder only; other models keep exact lengths.
     """
 
     kind = "masked"
@@ -99,6 +105,7 @@ class MaskedLMScorer(ScorerBase):
         cps_skip: str = "ends",
         progress: bool = True,
         last_layer_rows: bool = True,
+        pad_to: int | None = None,
     ) -> None:
         if cps_skip not in CPS_SKIP:
             raise ValueError(f"`cps_skip` must be one of {CPS_SKIP}, got {cps_skip!r}")
@@ -109,6 +116,8 @@ class MaskedLMScorer(ScorerBase):
         self.lowercase = bool(getattr(tokenizer, "do_lower_case", False)) if lowercase is None else lowercase
         self.cps_skip = cps_skip
         self.last_layer_rows = bool(last_layer_rows)
+        self.pad_to = check_pad_to(pad_to, tokenizer)
+        self.pad_id = int(tokenizer.pad_token_id or 0) if self.pad_to else 0
         self.mask_id = int(tokenizer.mask_token_id)
         self.max_length = input_length(model, tokenizer)
         self._masked: dict[tuple, float] = {}  # (ids, position[, also masked]) -> log P
@@ -117,7 +126,8 @@ class MaskedLMScorer(ScorerBase):
     @property
     def options(self) -> str:
         last = ",last_layer_rows=True" if self.last_layer_rows else ""
-        return f"lowercase={self.lowercase},cps_skip={self.cps_skip}{last}"
+        padded = f",pad_to={self.pad_to}" if self.pad_to else ""
+        return f"lowercase={self.lowercase},cps_skip={self.cps_skip}{last}{padded}"
 
     # -- tokens --------------------------------------------------------------------------------
     def tokenize(self, text: str) -> Tokenized:
@@ -165,13 +175,21 @@ class MaskedLMScorer(ScorerBase):
         if todo:
             split = self._head()
             last_rows = self.last_layer_rows and split.supports_last_rows
-            loop = split.encoder_loop(self.mask_id) if last_rows else None
+            padded = bool(self.pad_to) and last_rows  # length buckets: the last layer's rows take a mask
+            loop = split.encoder_loop(self.mask_id) if last_rows and not padded else None
             budget = self.token_budget if split.split else max(1, self.token_budget // 8)
-            batches = pack_by_length([len(key[0]) for key in todo], budget)
+            widths = [-(-len(key[0]) // self.pad_to) * self.pad_to if padded else len(key[0]) for key in todo]
+            batches = pack_by_length(widths, budget)
             queue = HeadQueue(split.log_probs, split.chunk)
             with inference(self.device, self.dtype), _progress(len(todo), self.progress, "masked copies") as bar:
                 for batch in batches:
-                    ids = _copies(torch, [todo[k][0] for k in batch], self.device)
+                    inputs = {}
+                    if padded:
+                        ids, mask = padded_copies(torch, [todo[k][0] for k in batch], widths[batch[0]],
+                                                  self.pad_id, self.device)
+                        inputs = {} if mask is None else {"attention_mask": mask}
+                    else:
+                        ids = copies(torch, [todo[k][0] for k in batch], self.device)
                     pos = torch.tensor([todo[k][1] for k in batch], device=self.device)
                     rows = torch.arange(len(batch), device=self.device)
                     targets = ids[rows, pos]
@@ -183,7 +201,8 @@ class MaskedLMScorer(ScorerBase):
                     if loop is not None:  # first-layer sharing needs the unmasked copies
                         states = loop.last_rows(masked, rows, pos, original=ids)
                     else:
-                        states = split.last_rows(masked, rows, pos) if last_rows else split.hidden(masked)[0][rows, pos]
+                        states = (split.last_rows(masked, rows, pos, **inputs) if last_rows
+                                  else split.hidden(masked)[0][rows, pos])
                     self._masked.update(queue.add([todo[k] for k in batch], states, targets))
                     self.forward_passes += 1
                     bar.update(len(batch))
@@ -268,10 +287,10 @@ class MaskedLMScorer(ScorerBase):
                 also = [self._word_l2r_masks(t, pos) for t, pos in zip(toks, positions, strict=True)]
             values = self.masked_log_probs(((t.ids, pos) for t, pos in zip(toks, positions, strict=True)),
                                            also_masked=also)
-            return [_sentence(t, metric, pos, v) for t, pos, v in zip(toks, positions, values, strict=True)]
+            return [sentence_scores(t, metric, pos, v) for t, pos, v in zip(toks, positions, values, strict=True)]
         passes = self.unmasked_log_probs((t.ids for t in toks), attention=metric == "aula")
         return [
-            _sentence(t, metric, pos, lp[pos], attention=att)
+            sentence_scores(t, metric, pos, lp[pos], attention=att)
             for t, pos, (lp, att) in zip(toks, positions, passes, strict=True)
         ]
 
@@ -306,8 +325,8 @@ class MaskedLMScorer(ScorerBase):
                 st, an = flat[2 * k], flat[2 * k + 1]
                 out.append(
                     PairScores(
-                        _with_modified(st, modified_flags(len(st.tokenized), left)),
-                        _with_modified(an, modified_flags(len(an.tokenized), right)),
+                        with_modified(st, modified_flags(len(st.tokenized), left)),
+                        with_modified(an, modified_flags(len(an.tokenized), right)),
                     )
                 )
             return out
@@ -323,8 +342,8 @@ class MaskedLMScorer(ScorerBase):
         for k, ((s, a), (ls, rs), (left, right)) in enumerate(zip(toks, positions, shared, strict=True)):
             out.append(
                 PairScores(
-                    _sentence(s, "cps", ls, values[2 * k], modified=modified_flags(len(s), left)),
-                    _sentence(a, "cps", rs, values[2 * k + 1], modified=modified_flags(len(a), right)),
+                    sentence_scores(s, "cps", ls, values[2 * k], modified=modified_flags(len(s), left)),
+                    sentence_scores(a, "cps", rs, values[2 * k + 1], modified=modified_flags(len(a), right)),
                 )
             )
         return out
@@ -337,16 +356,6 @@ def _copy_key(ids: tuple[int, ...], position: int, also: Sequence[int]) -> tuple
     return (ids, position, tuple(int(j) for j in also)) if len(also) else (ids, position)
 
 
-def _copies(torch: Any, rows: list[tuple[int, ...]], device: Any) -> Any:
-    """``torch.tensor(rows)``, built from each distinct sentence once: a batch holds one copy per masked
-    position, so most rows repeat (the same tensor; converting every Python row cost a tenth of a no-cost
-    model's PLL run)."""
-    distinct: dict[tuple[int, ...], int] = {}
-    which = [distinct.setdefault(row, len(distinct)) for row in rows]
-    sentences = torch.tensor(list(distinct))
-    return sentences[torch.tensor(which)].to(device)
-
-
 def _also_masked(key: tuple) -> tuple[int, ...]:
     return key[2] if len(key) > 2 else ()
 
@@ -354,43 +363,6 @@ def _also_masked(key: tuple) -> tuple[int, ...]:
 def _check_metric(metric: str) -> None:
     if metric not in MASKED_METRICS:
         raise ValueError(f"`metric` must be one of {MASKED_METRICS}, got {metric!r}")
-
-
-def _sentence(
-    tok: Tokenized,
-    metric: str,
-    positions: Sequence[int],
-    values: np.ndarray,
-    *,
-    attention: np.ndarray | None = None,
-    modified: np.ndarray | None = None,
-) -> TokenScores:
-    log_probs = np.full(len(tok), np.nan)
-    log_probs[list(positions)] = values
-    counted = np.zeros(len(tok), dtype=bool)
-    counted[list(positions)] = True
-    if metric == "aul":
-        score = aul_score(values)
-    elif metric == "aula":
-        assert attention is not None
-        score = aula_score(values, attention[list(positions)])
-    else:
-        score = pll_score(values)
-    return TokenScores(
-        tokenized=tok,
-        metric=metric,
-        score=score,
-        log_probs=log_probs,
-        counted=counted,
-        modified=np.zeros(len(tok), dtype=bool) if modified is None else modified,
-        attention=attention,
-    )
-
-
-def _with_modified(scores: TokenScores, modified: np.ndarray) -> TokenScores:
-    from dataclasses import replace
-
-    return replace(scores, modified=modified)
 
 
 def _progress(total: int, enabled: bool, desc: str, unit: str = "copy") -> Any:

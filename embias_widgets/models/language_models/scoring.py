@@ -9,10 +9,13 @@ Scores themselves (sums, means, attention weighting) come from
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
+
+from ...metrics.likelihood import aul_score, aula_score, pll_score
 
 PLL_WORD_L2R = "pll-word-l2r"
 """PLL-word-l2r's metric name (Kauf & Ivanova 2023; :mod:`.word_l2r`)."""
@@ -127,3 +130,40 @@ class PairScores:
         d = self.difference
         return "stereo" if d > 0 else "anti" if d < 0 else "tie"
 
+
+def sentence_scores(
+    tok: Tokenized,
+    metric: str,
+    positions: Sequence[int],
+    values: np.ndarray,
+    *,
+    attention: np.ndarray | None = None,
+    modified: np.ndarray | None = None,
+) -> TokenScores:
+    """A sentence's :class:`TokenScores` under ``metric``: ``values`` at ``positions`` (the tokens scored), the
+    score over them (:func:`~embias_widgets.metrics.likelihood.pll_score`, ``aul_score`` or ``aula_score``)."""
+    log_probs = np.full(len(tok), np.nan)
+    log_probs[list(positions)] = values
+    counted = np.zeros(len(tok), dtype=bool)
+    counted[list(positions)] = True
+    if metric == "aul":
+        score = aul_score(values)
+    elif metric == "aula":
+        assert attention is not None
+        score = aula_score(values, attention[list(positions)])
+    else:
+        score = pll_score(values)
+    return TokenScores(
+        tokenized=tok,
+        metric=metric,
+        score=score,
+        log_probs=log_probs,
+        counted=counted,
+        modified=np.zeros(len(tok), dtype=bool) if modified is None else modified,
+        attention=attention,
+    )
+
+
+def with_modified(scores: TokenScores, modified: np.ndarray) -> TokenScores:
+    """``scores`` with the pair's modified tokens flagged (CrowS-Pairs' unshared tokens)."""
+    return replace(scores, modified=modified)
