@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from embias_widgets.analysis.nli import NliProbe
+from embias_widgets.analysis.nli import NliProbe, dask_runner
 from embias_widgets.analysis.nli.chunks import ChunkResult, score_chunk, warm_up, worker_costs
-from embias_widgets.analysis.nli.dask_runner import cluster_note, device_plan, worker_model
+from embias_widgets.analysis.nli.dask_runner import ShippedModel, cluster_note, device_plan, worker_model
 from embias_widgets.analysis.nli.resume import NliRunError
 from embias_widgets.stimuli.nli_probes import user_probe
 
@@ -54,6 +54,23 @@ def test_a_worker_moves_a_classifier_object_to_its_planned_device_once() -> None
     moved = worker_model(model, {}, "cuda:1")
     assert moved.device == "cuda:1" and worker_model(model, {}, "cuda:1") is moved
     assert worker_model(model, {}, None) is model and worker_model(model, {}, "cpu") is model
+
+
+def test_a_shipped_model_is_unpickled_once_per_worker_and_never_mistaken_for_another(monkeypatch) -> None:
+    """A classifier object travels as its pickle (ShippedModel); a worker unpickles each shipment once, places
+    it once per device, keeps two shipments at most, and tells shipments apart by their token, not by id."""
+    monkeypatch.setattr(dask_runner, "_SHIPPED", {})
+    first, second, third = (ShippedModel(_Placed()) for _ in range(3))
+    assert first.token != second.token and "MB" in repr(first)
+    got = worker_model(first, {}, None)
+    assert isinstance(got, _Placed) and worker_model(first, {}, None) is got  # unpickled once
+    moved = worker_model(first, {}, "cuda:1")
+    assert moved.device == "cuda:1" and worker_model(first, {}, "cuda:1") is moved
+    other = worker_model(second, {}, "cuda:1")
+    assert other is not moved and other.device == "cuda:1"  # another shipment: its own model
+    worker_model(third, {}, None)
+    assert list(dask_runner._SHIPPED) == [second.token, third.token]  # the oldest went
+    assert worker_model(first, {}, None) is not got  # shipped again: unpickled again, not the old object
 
 
 class _Counts:

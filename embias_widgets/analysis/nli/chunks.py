@@ -124,6 +124,11 @@ def warm_up(classifier: Any, source: PairSource) -> float:
     return time.perf_counter() - t0
 
 
+def forget_warm(classifier: Any) -> None:
+    """Drop ``classifier`` from the warmed-up set (a worker dropping a shipped model: its id may be reused)."""
+    _WARM.discard(id(classifier))
+
+
 def worker_costs(chunks: Sequence[ChunkResult]) -> dict[str, dict[str, float]]:
     """Per process that scored chunks (``ChunkResult.worker``): ``chunks``, ``pairs``, ``seconds`` (scoring wall
     time), ``cpu_seconds`` and ``warmup_seconds`` (model fetched, first-use checks), summed over its chunks."""

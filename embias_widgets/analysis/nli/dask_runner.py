@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...stimuli.nli_probes import PairSource
-from .chunks import ChunkResult, score_chunk, warm_up, worker_costs
+from .chunks import ChunkResult, forget_warm, score_chunk, warm_up, worker_costs
 from .engine import cached_model
 from .resume import NliRunError
 
@@ -128,22 +128,62 @@ def _my_device(plan: dict[str, str] | None) -> str | None:
     return plan.get(get_worker().address)
 
 
+class ShippedModel:
+    """A classifier object pickled once on the client, shipped to the workers as bytes (issue 29).
+
+    Scattered as the object itself, every copy (the client's to the first worker, then worker to worker as
+    Dask replicates it) pickled and unpickled the torch model: 19.0 s to reach 16 workers on a lent 16-core
+    machine for a MiniLM-sized cross-encoder (92 MB), a third of the run; here 2.7-5.7 s for 8 workers against
+    0.8-1.1 s as bytes (``bench/bench_gpu_scale.py``, ``bench/bench_scale.py``). Each worker unpickles it once
+    (:func:`worker_model`), under ``token``: a random name per shipment, so a worker in a long-lived cluster
+    never takes one run's model for another's (an object's ``id`` can be reused once it is freed)."""
+
+    def __init__(self, spec: Any) -> None:
+        import uuid
+
+        import cloudpickle
+
+        self.token = uuid.uuid4().hex
+        self.payload = cloudpickle.dumps(spec)
+
+    def __repr__(self) -> str:
+        return f"ShippedModel({self.token[:8]}, {len(self.payload) / 1e6:.0f} MB)"
+
+
 def worker_model(spec: Any, options: dict[str, Any], device: str | None) -> Any:
     """The classifier of ``spec`` in this process, placed on ``device`` when one is given: a name is loaded with
-    ``device=`` (:func:`~.engine.cached_model`), an object with a ``to_device`` method is moved once."""
-    model = cached_model(spec, options)
+    ``device=`` (:func:`~.engine.cached_model`), a :class:`ShippedModel` unpickled once, an object with a
+    ``to_device`` method moved once."""
+    token = spec.token if isinstance(spec, ShippedModel) else None
+    if token is not None:
+        if token not in _SHIPPED:
+            import cloudpickle
+
+            while len(_SHIPPED) >= KEEP_SHIPPED:  # the oldest shipment goes: a worker of a long-lived cluster
+                for gone in _SHIPPED.pop(next(iter(_SHIPPED))).values():  # keeps two models at most
+                    forget_warm(gone)
+            _SHIPPED[token] = {None: cloudpickle.loads(spec.payload)}
+        placed = _SHIPPED[token]
+        model = placed[None]
+    else:
+        model = cached_model(spec, options)
     if device is None or isinstance(spec, str) or getattr(model, "device", device) == device:
         return model
     mover = getattr(model, "to_device", None)
     if mover is None:
         return model
-    key = (id(model), device)
-    if key not in _PLACED:
-        _PLACED[key] = mover(device)
-    return _PLACED[key]
+    if token is None:  # the entry holds the object, so its id is not reused while the entry lives
+        placed = _PLACED.setdefault(id(model), {None: model})
+    if device not in placed:
+        placed[device] = mover(device)
+    return placed[device]
 
 
-_PLACED: dict[tuple[int, str], Any] = {}
+#: Models of shipments a worker keeps, by token; each maps a device (None: as shipped) to the model there.
+_SHIPPED: dict[str, dict[str | None, Any]] = {}
+KEEP_SHIPPED = 2
+#: An object passed in process (tests, the local engine): the object itself and its moved copies, by id.
+_PLACED: dict[int, dict[str | None, Any]] = {}
 
 
 def device_plan(addresses: Sequence[str], device: str | None, gpus: int, *, own_gpu: bool = False
@@ -226,8 +266,8 @@ def run_dask(spec: Any, options: dict[str, Any], source: PairSource, todo: Seque
             resources = {"GPU": 1} if cuda and declared else None
             plan = device_plan(list(infos), device, gpus, own_gpu=own_gpu or (cuda and scheduler is not None))
             t1 = time.perf_counter()
-            if not isinstance(spec, str):  # an object: ship it once to every worker (hash=False: Dask would
-                spec = client.scatter(spec, broadcast=True, hash=False)  # pickle it once more to name it: 3x)
+            if not isinstance(spec, str):  # an object: pickled once, its bytes sent to every worker (hash=False:
+                spec = client.scatter(ShippedModel(spec), broadcast=True, hash=False)  # no pickling to name it)
             shared = client.scatter(source, broadcast=True, hash=False)  # sent once, not with every task
             cost.update(workers=len(infos), ship_seconds=time.perf_counter() - t1, devices=plan)
             futures = [client.submit(dask_task, spec, options, shared, a, b, taus, top_k, per_pair, plan,
