@@ -298,10 +298,15 @@ def bench_equal(tokenizer, probe, out: Path | None) -> None:
 
     model = _model("nli", "base", tokenizer)
     pairs = _sample_pairs(probe, 512, seed=3)
-    cpu = CrossEncoderNli(copy.deepcopy(model), tokenizer, device="cpu").predict(*pairs)
-    gpu = CrossEncoderNli(model, tokenizer, device=GPU).predict(*pairs)
+    on_cpu = CrossEncoderNli(copy.deepcopy(model), tokenizer, device="cpu")
+    on_gpu = CrossEncoderNli(model, tokenizer, device=GPU)
+    exact = CrossEncoderNli(copy.deepcopy(model).double(), tokenizer, device="cpu")  # float64 kept
+    cpu, gpu, ref = on_cpu.predict(*pairs), on_gpu.predict(*pairs), exact.predict(*pairs)
     _emit(out, dict(what="cpu_vs_cuda_float32", of="nli", n=len(pairs[0]),
-                    max_abs_diff=float(np.abs(cpu - gpu).max())))
+                    max_abs_diff=float(np.abs(cpu - gpu).max()),
+                    cpu_vs_float64=float(np.abs(cpu - ref).max()), cuda_vs_float64=float(np.abs(gpu - ref).max()),
+                    devices=[str(next(c.model.parameters()).device) for c in (on_cpu, on_gpu, exact)],
+                    spread_of_probabilities=float(cpu.std(axis=0).max())))
     mlm = _model("mlm", "base", tokenizer)
     sentences = _sentences(probe, 24, seed=5)
     scores = {}
@@ -310,10 +315,13 @@ def bench_equal(tokenizer, probe, out: Path | None) -> None:
         scorer = MaskedLMScorer(m, tokenizer, device=device, progress=False, last_layer_rows=True, pad_to=pad_to)
         scores[key] = np.concatenate([s.log_probs[np.isfinite(s.log_probs)]
                                       for s in scorer.score_sentences(sentences, "pll")])
+        scores[key + " device"] = str(next(scorer.model.parameters()).device)
     for key in ("gpu", "gpu padded"):
         _emit(out, dict(what="cpu_vs_cuda_float32", of="pll", pad_to=16 if "padded" in key else None,
-                        n=len(sentences), tokens=int(scores["cpu"].size),
-                        max_abs_diff=float(np.abs(scores["cpu"] - scores[key]).max())))
+                        n=len(sentences), tokens=int(scores["cpu"].size), devices=[scores["cpu device"],
+                                                                                    scores[key + " device"]],
+                        max_abs_diff=float(np.abs(scores["cpu"] - scores[key]).max()),
+                        mean_log_prob=float(scores[key].mean())))
 
 
 def bench_probe(args, tokenizer, out: Path | None, clock: Clock) -> None:
