@@ -103,3 +103,15 @@ def test_predict_is_unchanged_bit_for_bit(monkeypatch) -> None:
     monkeypatch.setattr("embias_widgets.models.nli_classifiers.cross_encoder.backend_pair_encoding",
                         lambda *a: None)
     np.testing.assert_array_equal(fast, clf.predict(premises, hypotheses))
+
+
+def test_padding_and_the_cls_row_shortcut_key_an_objects_fingerprint() -> None:
+    """Saved and resumed results are keyed by the object's content fingerprint: pad_to and cls_row change
+    probabilities (by rounding), so they change the fingerprint; the same settings give the same one."""
+    from embias_widgets.models.fingerprints import object_fingerprint
+
+    model, tok = build_tiny_nli(tiny_tokenizer()), tiny_tokenizer()
+    prints = {(pad, row): object_fingerprint(CrossEncoderNli(model, tok, device="cpu", pad_to=pad, cls_row=row))
+              for pad in (None, 8) for row in (True, False)}
+    assert len(set(prints.values())) == 4
+    assert object_fingerprint(CrossEncoderNli(model, tok, device="cpu", pad_to=8)) == prints[(8, True)]

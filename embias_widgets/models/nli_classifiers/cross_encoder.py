@@ -263,6 +263,12 @@ class CrossEncoderNli:
         return lambda input_ids, **kwargs: self.model(input_ids=input_ids, **kwargs).logits
 
     @property
+    def options(self) -> str:
+        """What besides the weights, tokenizer and label order changes its probabilities (by float rounding):
+        an object's content fingerprint, which keys saved and resumed results, includes it."""
+        return f"cls_row={self.cls_row},pad_to={self.pad_to}"
+
+    @property
     def _uses_types(self) -> bool:
         return getattr(self.model.config, "type_vocab_size", 0) > 1
 
