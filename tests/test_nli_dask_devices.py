@@ -107,3 +107,31 @@ def test_worker_and_warm_up_survive_the_chunk_file(tmp_path) -> None:
     c.save(tmp_path / "c.npz")
     back = ChunkResult.load(tmp_path / "c.npz")
     assert (back.worker, back.warmup_seconds) == (c.worker, 0.25)
+
+
+def test_workers_that_see_every_gpu_are_each_set_to_their_own(monkeypatch) -> None:
+    """Without dask-cuda a local cluster's workers see every GPU; a report's sections load models with
+    device="cuda", so each worker's current CUDA device is set to its planned GPU (cuda:0, cuda:1 in address
+    order), not left at every worker's cuda:0."""
+    import torch
+
+    class Worker:
+        def __init__(self, address: str) -> None:
+            self.address = address
+
+    class Client:
+        def scheduler_info(self):
+            return {"workers": {a: {} for a in WORKERS}}
+
+        def run(self, fn, *args):
+            return {a: fn(*args, dask_worker=Worker(a)) for a in WORKERS}
+
+    chosen: list[str] = []
+    monkeypatch.setattr(dask_runner, "visible_gpus", lambda: 2)
+    monkeypatch.setattr(torch.cuda, "set_device", chosen.append)
+    plan = dask_runner.spread_gpus(Client())
+    assert plan == device_plan(WORKERS, "cuda", 2) and sorted(set(plan.values())) == ["cuda:0", "cuda:1"]
+    assert sorted(chosen) == ["cuda:0", "cuda:0", "cuda:1", "cuda:1"]
+    monkeypatch.setattr(dask_runner, "visible_gpus", lambda: 0)
+    with pytest.raises(NliRunError, match="no CUDA GPU"):
+        dask_runner.spread_gpus(Client())

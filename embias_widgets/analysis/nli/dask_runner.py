@@ -205,6 +205,25 @@ def device_plan(addresses: Sequence[str], device: str | None, gpus: int, *, own_
     return {address: f"cuda:{i % gpus}" for i, address in enumerate(sorted(addresses))}
 
 
+def spread_gpus(client: Any) -> dict[str, str]:
+    """On a local cluster whose workers each see every GPU (no dask-cuda): set each worker's current CUDA device
+    to the one :func:`device_plan` gives it, so a model a task loads with ``device="cuda"`` (a report's
+    sections) goes to that worker's own GPU instead of every worker's ``cuda:0``. Returns the plan."""
+    plan = device_plan(sorted(client.scheduler_info().get("workers", {})), "cuda", visible_gpus())
+    client.run(_use_planned_gpu, plan)
+    return plan
+
+
+def _use_planned_gpu(plan: dict[str, str], dask_worker: Any = None) -> str | None:
+    """In a worker (``client.run`` passes ``dask_worker``): ``torch.cuda.set_device`` to its planned GPU."""
+    device = plan.get(dask_worker.address) if dask_worker is not None else None
+    if device is not None:
+        import torch
+
+        torch.cuda.set_device(device)
+    return device
+
+
 def visible_gpus() -> int:
     """How many CUDA GPUs torch sees in this process (0 without torch's CUDA)."""
     try:

@@ -199,7 +199,7 @@ class Report:
         try:
             from distributed import Client
 
-            from ..nli.dask_runner import gpu_cluster, local_cluster
+            from ..nli.dask_runner import gpu_cluster, local_cluster, spread_gpus
         except ImportError:
             raise ReportInputError("--workers/--scheduler need dask.distributed: pip install "
                                    "'embias-widgets[scale]'") from None
@@ -210,13 +210,19 @@ class Report:
                 raise ReportInputError(
                     f"no Dask scheduler answers at {self.scheduler} within {CONNECT_TIMEOUT:g} s ({type(err).__name__}"
                     "); start one (dask scheduler) or use --workers N for a local cluster") from None
-        # the NLI engine's workers: one thread, glibc's mmap threshold set; on CUDA one worker per GPU where
-        # dask-cuda gives each its own (CUDA_VISIBLE_DEVICES), else every worker on the first GPU (issue 29)
+        # the NLI engine's workers: one thread, glibc's mmap threshold set; on CUDA each worker on its own GPU:
+        # dask-cuda gives each its own CUDA_VISIBLE_DEVICES, else spread_gpus sets each one's current device
         cuda = str(self.runtime.get("device", "")).startswith("cuda")
-        cluster = gpu_cluster(self.workers)[0] if cuda else local_cluster(self.workers)
+        cluster, own_gpu = gpu_cluster(self.workers) if cuda else (local_cluster(self.workers), False)
+        client = None
         try:
-            return Client(cluster)
+            client = Client(cluster)
+            if cuda and not own_gpu:
+                spread_gpus(client)
+            return client
         except BaseException:
+            if client is not None:
+                client.close()
             cluster.close()
             raise
 
