@@ -145,16 +145,16 @@ def bench_pll(n_sentences: int) -> dict[str, Any]:
 
     # the path before issue 29: the head without row tiles and with exp out of place, one tokenizer call per
     # sentence, and every masked copy's row converted from Python
-    batched, copies = masked_lm.tokenize_many, masked_lm.copies
+    batched, copies = masked_lm.tokenize_many, masked_lm.padded_copies
     head_split.target_log_probs = _previous_target_log_probs
     masked_lm.tokenize_many = lambda tok, texts, **kw: [batched(tok, [t], **kw)[0] for t in texts]
-    masked_lm.copies = lambda torch, rows, device: torch.tensor(rows, device=device)
+    masked_lm.padded_copies = lambda torch, rows, width, pad, device: (torch.tensor(rows, device=device), None)
     try:
         base_s, _ = _timed(run, repeat=3)
         base_values = [s.score for s in scorer.score_sentences(sentences)]
     finally:
         head_split.target_log_probs = vocab_target_log_probs
-        masked_lm.tokenize_many, masked_lm.copies = batched, copies
+        masked_lm.tokenize_many, masked_lm.padded_copies = batched, copies
     z, buf = torch.randn(256, 1024), torch.empty(256, 1024)  # one L2-resident block, as the head uses
     t_exp, _ = _timed(lambda: torch.exp(z, out=buf), repeat=20)
     logits = head["rows"] * model.config.vocab_size

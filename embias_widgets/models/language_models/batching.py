@@ -47,19 +47,11 @@ def pack_lengths(lengths: np.ndarray, token_budget: int) -> list[np.ndarray]:
     return batches
 
 
-def copies(torch: Any, rows: list[tuple[int, ...]], device: Any) -> Any:
-    """``torch.tensor(rows)`` for a batch of equal-length masked copies, built from each distinct sentence once:
-    a batch holds one copy per masked position, so most rows repeat (converting every Python row cost a tenth
-    of a no-cost model's PLL run)."""
-    distinct: dict[tuple[int, ...], int] = {}
-    which = [distinct.setdefault(row, len(distinct)) for row in rows]
-    sentences = torch.tensor(list(distinct))
-    return sentences[torch.tensor(which)].to(device)
-
-
 def padded_copies(torch: Any, rows: list[tuple[int, ...]], width: int, pad_id: int, device: Any) -> tuple[Any, Any]:
-    """``(ids, attention_mask)`` of rows of up to ``width`` tokens, padded on the right with ``pad_id``; the mask
-    is None when every row fills the width (a batch without padding runs as an exact-length one)."""
+    """``(ids, attention_mask)`` of a batch of masked copies, rows of up to ``width`` tokens padded on the right
+    with ``pad_id``; the mask is None when every row fills the width (an exact-length batch). Built from each
+    distinct sentence once: a batch holds one copy per masked position, so most rows repeat (converting every
+    Python row cost a tenth of a no-cost model's PLL run)."""
     distinct: dict[tuple[int, ...], int] = {}
     which = [distinct.setdefault(row, len(distinct)) for row in rows]
     lengths = np.array([len(row) for row in distinct], dtype=np.int64)

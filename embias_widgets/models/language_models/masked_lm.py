@@ -32,10 +32,10 @@ import numpy as np
 
 from ..runtime import inference, input_length
 from .base import ScorerBase
-from .batching import check_pad_to, copies, pack_by_length, padded_copies
+from .batching import check_pad_to, pack_by_length, padded_copies
 from .head_split import HeadSplit, eager_attention
 from .scoring import MASKED_METRICS, PLL_WORD_L2R, PairScores, Tokenized, TokenScores, sentence_scores, with_modified
-from .tokens import modified_flags, shared_positions, tokenize, tokenize_many
+from .tokens import modified_flags, shared_positions, tokenize_many
 from .vocab_blocks import HeadQueue
 from .word_l2r import l2r_masks
 
@@ -132,18 +132,16 @@ class MaskedLMScorer(ScorerBase):
     # -- tokens --------------------------------------------------------------------------------
     def tokenize(self, text: str) -> Tokenized:
         """The sentence's tokens (cached)."""
-        if text not in self._tokenized:
-            self._tokenized[text] = tokenize(self.tokenizer, text, lowercase=self.lowercase, max_length=self.max_length)
-        return self._tokenized[text]
+        return self.tokenize_all([text])[0]
 
     def tokenize_all(self, texts: Sequence[str]) -> list[Tokenized]:
-        """:meth:`tokenize` of each text, the ones not cached yet in one call of the tokenizer."""
+        """:meth:`tokenize` of each text (cached), the ones not cached yet in one call of the tokenizer."""
         texts = list(texts)
-        todo = [t for t in dict.fromkeys(t for t in texts if isinstance(t, str)) if t not in self._tokenized]
-        if len(todo) < len(texts) and any(not isinstance(t, str) for t in texts):
-            todo = [t for t in texts if not isinstance(t, str) or t not in self._tokenized]  # raises in order
-        done = tokenize_many(self.tokenizer, todo, lowercase=self.lowercase, max_length=self.max_length)
-        self._tokenized.update(zip(todo, done, strict=True))
+        new = [t for t in texts if not isinstance(t, str) or t not in self._tokenized]
+        if all(isinstance(t, str) for t in new):
+            new = list(dict.fromkeys(new))  # else tokenize_many names the first text that is not one, in order
+        self._tokenized.update(zip(new, tokenize_many(self.tokenizer, new, lowercase=self.lowercase,
+                                                      max_length=self.max_length), strict=True))
         return [self._tokenized[t] for t in texts]
 
     def _head(self) -> HeadSplit:
@@ -183,13 +181,9 @@ class MaskedLMScorer(ScorerBase):
             queue = HeadQueue(split.log_probs, split.chunk)
             with inference(self.device, self.dtype), _progress(len(todo), self.progress, "masked copies") as bar:
                 for batch in batches:
-                    inputs = {}
-                    if padded:
-                        ids, mask = padded_copies(torch, [todo[k][0] for k in batch], widths[batch[0]],
-                                                  self.pad_id, self.device)
-                        inputs = {} if mask is None else {"attention_mask": mask}
-                    else:
-                        ids = copies(torch, [todo[k][0] for k in batch], self.device)
+                    ids, mask = padded_copies(torch, [todo[k][0] for k in batch], widths[batch[0]], self.pad_id,
+                                              self.device)  # exact lengths: the width is every row's, no mask
+                    inputs = {} if mask is None else {"attention_mask": mask}
                     pos = torch.tensor([todo[k][1] for k in batch], device=self.device)
                     rows = torch.arange(len(batch), device=self.device)
                     targets = ids[rows, pos]
