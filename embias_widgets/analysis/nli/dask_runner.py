@@ -154,29 +154,32 @@ def worker_model(spec: Any, options: dict[str, Any], device: str | None) -> Any:
     """The classifier of ``spec`` in this process, placed on ``device`` when one is given: a name is loaded with
     ``device=`` (:func:`~.engine.cached_model`), a :class:`ShippedModel` unpickled once, an object with a
     ``to_device`` method moved once."""
-    token = spec.token if isinstance(spec, ShippedModel) else None
-    if token is not None:
-        if token not in _SHIPPED:
-            import cloudpickle
-
-            while len(_SHIPPED) >= KEEP_SHIPPED:  # the oldest shipment goes: a worker of a long-lived cluster
-                for gone in _SHIPPED.pop(next(iter(_SHIPPED))).values():  # keeps two models at most
-                    forget_warm(gone)
-            _SHIPPED[token] = {None: cloudpickle.loads(spec.payload)}
-        placed = _SHIPPED[token]
-        model = placed[None]
-    else:
-        model = cached_model(spec, options)
+    shipped = isinstance(spec, ShippedModel)
+    model = _unpacked(spec)[None] if shipped else cached_model(spec, options)
     if device is None or isinstance(spec, str) or getattr(model, "device", device) == device:
         return model
     mover = getattr(model, "to_device", None)
     if mover is None:
         return model
-    if token is None:  # the entry holds the object, so its id is not reused while the entry lives
-        placed = _PLACED.setdefault(id(model), {None: model})
+    # a shipment's placements live with it; an object's under its id, the entry holding the object (so the id
+    # is not reused while the entry lives)
+    placed = _unpacked(spec) if shipped else _PLACED.setdefault(id(model), {None: model})
     if device not in placed:
         placed[device] = mover(device)
     return placed[device]
+
+
+def _unpacked(shipment: ShippedModel) -> dict[str | None, Any]:
+    """The shipment's entry in this worker: ``None`` -> the model as shipped (unpickled on first use), and each
+    device it was placed on; the oldest shipment goes when :data:`KEEP_SHIPPED` are kept."""
+    if shipment.token not in _SHIPPED:
+        import cloudpickle
+
+        while len(_SHIPPED) >= KEEP_SHIPPED:
+            for gone in _SHIPPED.pop(next(iter(_SHIPPED))).values():
+                forget_warm(gone)
+        _SHIPPED[shipment.token] = {None: cloudpickle.loads(shipment.payload)}
+    return _SHIPPED[shipment.token]
 
 
 #: Models of shipments a worker keeps, by token; each maps a device (None: as shipped) to the model there.
