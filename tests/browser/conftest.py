@@ -18,6 +18,7 @@ import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -171,6 +172,15 @@ def lab_cmd(page, command, args=None):
     """Run a JupyterLab command once it is registered (the mechanism Galata uses)."""
     wait_for_command(page, command)
     return page.evaluate("([c, a]) => window.jupyterapp.commands.execute(c, a)", [command, args or {}])
+
+
+def python_notebook() -> Any:
+    """An empty notebook on the ``python3`` kernel (the tests add their cells and write it to the Lab's root)."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nb
 
 
 def open_notebook(page, lab_server, name, timings=None):

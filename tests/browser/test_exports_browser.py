@@ -18,7 +18,7 @@ import pytest
 
 from embias_widgets.formatting import format_interval, format_value
 
-from .conftest import RESULTS, lab_cmd, open_notebook, run_code, set_theme
+from .conftest import RESULTS, lab_cmd, open_notebook, python_notebook, run_code, set_theme
 
 pytestmark = pytest.mark.browser
 
@@ -113,8 +113,7 @@ def _png_at_300_dpi(png: bytes, found: dict) -> None:
 def test_exports_are_standalone_figures(lab_server, page, browser, timings):
     from playwright.sync_api import expect
 
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     nb.cells = [nbformat.v4.new_code_cell(SETUP.strip())]
     nbformat.write(nb, lab_server["root"] / "exports_browser_test.ipynb")
     open_notebook(page, lab_server, "exports_browser_test.ipynb", timings)
@@ -190,8 +189,7 @@ def test_nli_export_is_a_figure_of_the_heatmap_and_the_cell_bars(lab_server, pag
     figure, every number as Python holds it (to the digits drawn), from JupyterLab Dark onto a light figure."""
     from playwright.sync_api import expect
 
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     nb.cells = [nbformat.v4.new_code_cell(NLI_SETUP.strip())]
     nbformat.write(nb, lab_server["root"] / "nli_export_browser_test.ipynb")
     open_notebook(page, lab_server, "nli_export_browser_test.ipynb", timings)

@@ -28,6 +28,7 @@ from .conftest import (
     clipped_text,
     lab_cmd,
     open_notebook,
+    python_notebook,
     screenshot_widgets,
     set_left_area,
     set_theme,
@@ -95,8 +96,7 @@ NliExplorer("gender-occupation", model="embias-demo-nli", n_premise_words=3, n_t
 
 
 def _write_notebook(root) -> str:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c.strip()) for c in CELLS]
     name = "layout_browser_test.ipynb"
     nbformat.write(nb, root / name)

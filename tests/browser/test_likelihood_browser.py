@@ -19,6 +19,7 @@ from .conftest import (
     check_contrast,
     lab_cmd,
     open_notebook,
+    python_notebook,
     run_last_cell,
     screenshot_widgets,
     set_left_area,
@@ -31,8 +32,7 @@ pytestmark = pytest.mark.browser
 
 
 def _write_notebook(root, model_dir) -> str:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     nb.cells = [
         nbformat.v4.new_code_cell(
             "import json, os\n"
@@ -179,8 +179,7 @@ def test_pair_scores_appear_and_preferred_side_is_marked(lab_server, page, timin
 
 
 def _write_many_pairs_notebook(root, model_dir) -> str:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
         "import os\n"
         "os.environ['HF_HUB_OFFLINE'] = '1'\n"

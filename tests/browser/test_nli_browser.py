@@ -13,7 +13,15 @@ import pytest
 
 from embias_widgets.formatting import format_value
 
-from .conftest import check_contrast, lab_cmd, open_notebook, run_last_cell, screenshot_widgets, set_theme
+from .conftest import (
+    check_contrast,
+    lab_cmd,
+    open_notebook,
+    python_notebook,
+    run_last_cell,
+    screenshot_widgets,
+    set_theme,
+)
 
 WIDGET = ".embias-nli-explorer"
 
@@ -21,8 +29,7 @@ pytestmark = pytest.mark.browser
 
 
 def _write_notebook(root) -> str:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     nb.cells = [
         nbformat.v4.new_code_cell(
             "import json, os\n"

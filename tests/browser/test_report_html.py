@@ -24,6 +24,7 @@ from .conftest import (
     clipped_text,
     lab_cmd,
     open_notebook,
+    python_notebook,
     screenshot_widgets,
     set_left_area,
     set_theme,
@@ -165,8 +166,7 @@ def viewer_page(browser, lab_server, report_dir, timings):
     folder = lab_server["root"] / "report_view"
     folder.mkdir(exist_ok=True)
     shutil.copyfile(report_dir / "report.json", folder / "report.json")
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
         "from embias_widgets.analysis.report import ReportResult\n"
         "ReportResult.load('report_view/report.json')")]

@@ -12,7 +12,7 @@ import pytest
 
 from embias_widgets.formatting import format_value
 
-from .conftest import RESULTS, TINY_SENSE_EXPLORER, lab_cmd, open_notebook, run_last_cell
+from .conftest import RESULTS, TINY_SENSE_EXPLORER, lab_cmd, open_notebook, python_notebook, run_last_cell
 
 pytestmark = pytest.mark.browser
 
@@ -50,8 +50,7 @@ REPORT = (
 
 
 def _write_notebook(root) -> str:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c.strip()) for c in (SETUP, MARKED, REPORT)]
     name = "sense_browser_test.ipynb"
     nbformat.write(nb, root / name)
@@ -241,8 +240,7 @@ CONTRAST = """(root, texts) => {
 def test_likelihood_table_grouped_by_sense_and_selector_in_dark_theme(lab_server, page, timings):
     from playwright.sync_api import expect
 
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     selector_cell = "from embias_widgets.widgets import SenseSelector\nSenseSelector(['nurse%2:29:00::'], label='dark')"
     nb.cells = [nbformat.v4.new_code_cell(c.strip()) for c in (TABLE, selector_cell, GROUPS)]
     nbformat.write(nb, lab_server["root"] / "sense_table_browser_test.ipynb")

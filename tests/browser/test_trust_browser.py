@@ -17,7 +17,16 @@ import re
 import nbformat
 import pytest
 
-from .conftest import RESULTS, TINY_SENSE_EXPLORER, lab_cmd, open_notebook, run_code, set_left_area, set_theme
+from .conftest import (
+    RESULTS,
+    TINY_SENSE_EXPLORER,
+    lab_cmd,
+    open_notebook,
+    python_notebook,
+    run_code,
+    set_left_area,
+    set_theme,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -76,8 +85,7 @@ _CHIPS_JS = r"""
 
 
 def _notebook(root) -> str:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c.strip()) for c in CELLS]
     name = "trust_browser_test.ipynb"
     nbformat.write(nb, root / name)

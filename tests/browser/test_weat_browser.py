@@ -20,6 +20,7 @@ from .conftest import (
     check_contrast,
     lab_cmd,
     open_notebook,
+    python_notebook,
     run_code,
     screenshot_widgets,
     set_theme,
@@ -222,8 +223,7 @@ def test_seat_shows_one_row_per_word_expandable_to_its_sentences(lab_server, pag
     import nbformat
     from playwright.sync_api import expect
 
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb = python_notebook()
     nb.cells = [nbformat.v4.new_code_cell(
         "from embias_widgets.widgets import WeatExplorer\n"
         "explorer = WeatExplorer('sent-weat6', model='cbow-glove-6b-50d', n_samples=2_000)\nexplorer")]
