@@ -17,13 +17,13 @@ import math
 from typing import Any
 
 ROUTE = "embias-widgets/report-page"
-SCHEMA = "embias-report/1"
 
 
 def report_page(text: str | bytes) -> list[dict[str, Any]]:
     """The page blocks of a ``report.json``'s text; ValueError saying what is wrong when it is not a report."""
     from ..analysis.publish.page import page
     from ..analysis.report.checks import report_problem
+    from ..analysis.report.result import SCHEMA
 
     fix = "open it with Open With > Editor, or write it again with `embias report`"
     try:

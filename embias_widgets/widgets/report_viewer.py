@@ -36,9 +36,11 @@ class ReportViewer(EmbiasWidget):
 
     @traitlets.validate("report")
     def _valid_report(self, proposal: dict) -> dict:
+        from ..analysis.report.result import SCHEMA
+
         value = proposal["value"]
-        if value and value.get("schema") != "embias-report/1":
-            raise traitlets.TraitError(f"report must be an embias-report/1 dict (report.json), got schema "
+        if value and value.get("schema") != SCHEMA:
+            raise traitlets.TraitError(f"report must be an {SCHEMA} dict (report.json), got schema "
                                        f"{value.get('schema')!r}")
         return value
 
