@@ -100,6 +100,22 @@ def test_a_cased_model_refuses_control_tokens_it_would_read_as_such():
     assert len(scorer.score_sentences(["The nurse is here."])) == 1
 
 
+def test_control_tokens_are_read_once_per_batch_and_a_token_added_later_is_refused(monkeypatch):
+    from embias_widgets.models.language_models import text_checks
+
+    scorer = tiny_scorer(lowercase=False)
+    reads = []
+    plain = text_checks.control_tokens
+    monkeypatch.setattr(text_checks, "control_tokens", lambda tok: reads.append(1) or plain(tok))
+    monkeypatch.setattr("embias_widgets.models.language_models.tokens.control_tokens", text_checks.control_tokens)
+    sentences = [f"The nurse number {k} is here." for k in range(30)]
+    assert len(scorer.tokenize_all(sentences)) == 30
+    assert reads == [1]  # one read for the 30 sentences (transformers builds the list anew on every access)
+    scorer.tokenizer.add_special_tokens({"additional_special_tokens": ["<stereo>"]})
+    with pytest.raises(ValueError, match=r"control token <stereo>"):  # read again on the next call: not stale
+        scorer.score_sentences(["The <stereo> nurse is here."])
+
+
 @pytest.mark.slow  # a quick report of a masked LM: four sections
 def test_the_report_marks_crows_pairs_failed_instead_of_publishing_it(tmp_path):
     """The report published CrowS-Pairs as done at -50.0 for such a model; its sections now fail with the

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..sentence_encoders.hub import TOKENIZER_FILES
 
@@ -60,16 +60,32 @@ def check_tokenizer(tokenizer: Any, name: str, path: str | Path | None = None) -
         "with the model (tokenizer.save_pretrained(...) writes vocab.txt or tokenizer.json)")
 
 
-def unscorable_reason(tokenizer: Any, text: str, ids: Sequence[int], special: Sequence[bool]) -> str:
+class ControlTokens(NamedTuple):
+    """A tokenizer's control tokens as :func:`unscorable_reason` looks for them: their ids (the unknown token's
+    left out) and their written forms of more than two characters, lowercased."""
+
+    ids: frozenset[int]
+    written: tuple[tuple[str, str], ...]  # (token, token.lower())
+
+
+def control_tokens(tokenizer: Any) -> ControlTokens:
+    """:class:`ControlTokens` of ``tokenizer`` as it is now (read once per batch of texts: transformers builds
+    ``all_special_tokens`` anew on every access, which cost a third of a no-cost model's PLL run per sentence)."""
+    ids = frozenset(getattr(tokenizer, "all_special_ids", ()) or ()) - {getattr(tokenizer, "unk_token_id", None)}
+    written = tuple((t, t.lower()) for t in getattr(tokenizer, "all_special_tokens", ()) or () if len(t) > 2)
+    return ControlTokens(ids, written)
+
+
+def unscorable_reason(tokenizer: Any, text: str, ids: Sequence[int], special: Sequence[bool],
+                      controls: ControlTokens | None = None) -> str:
     """Why ``text`` (tokenised as ``ids``, ``special`` marking the tokens the tokenizer added) cannot be
     scored: typed control tokens (read as such, or written out as ``[MASK]``, ``<s>`` in any case), or unknown
-    tokens only; ``""`` when it can."""
-    controls = set(getattr(tokenizer, "all_special_ids", ()) or ()) - {getattr(tokenizer, "unk_token_id", None)}
-    typed = [i for i, s in zip(ids, special, strict=True) if not s and i in controls]
+    tokens only; ``""`` when it can. ``controls``: :func:`control_tokens` of ``tokenizer``, read here if None."""
+    controls = control_tokens(tokenizer) if controls is None else controls
+    typed = [i for i, s in zip(ids, special, strict=True) if not s and i in controls.ids]
     names = list(dict.fromkeys(tokenizer.convert_ids_to_tokens(typed))) if typed else []
     lowered = text.lower()  # lowercasing (CrowS-Pairs on uncased models) turns [MASK] into "[ mask ]": same intent
-    names += [t for t in getattr(tokenizer, "all_special_tokens", ()) or ()
-              if len(t) > 2 and t not in names and t.lower() in lowered]
+    names += [t for t, low in controls.written if t not in names and low in lowered]
     if names:
         names.sort(key=lambda t: (lowered.find(t.lower()) % (len(lowered) + 1), t))
         several = len(names) > 1

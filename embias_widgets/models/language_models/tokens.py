@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .scoring import Tokenized
-from .text_checks import unscorable_reason
+from .text_checks import ControlTokens, control_tokens, unscorable_reason
 from .word_l2r import tokenizer_family, word_ids_from_encoding, words_from_tokens
 
 #: Tokenizer family per tokenizer, for word boundaries without word ids.
@@ -41,20 +41,22 @@ def tokenize_many(tokenizer: Any, texts: Sequence[str], *, lowercase: bool, max_
     except (NotImplementedError, ValueError, TypeError):
         enc = tokenizer(model_texts, return_special_tokens_mask=True)
         offsets = None
+    controls = control_tokens(tokenizer)
     return [
         _tokenized(tokenizer, text, model_text, enc["input_ids"][k], enc["special_tokens_mask"][k],
                    None if offsets is None else offsets[k], word_ids_from_encoding(enc, enc["special_tokens_mask"][k],
                                                                                    batch_index=k),
-                   max_length)
+                   max_length, controls)
         for k, (text, model_text) in enumerate(zip(texts, model_texts, strict=True))
     ]
 
 
 def _tokenized(tokenizer: Any, text: str, model_text: str, input_ids: Sequence[int], special_mask: Sequence[int],
-               offsets: Any, words: tuple[int | None, ...] | None, max_length: int | None) -> Tokenized:
+               offsets: Any, words: tuple[int | None, ...] | None, max_length: int | None,
+               controls: ControlTokens) -> Tokenized:
     ids = tuple(int(i) for i in input_ids)
     special = tuple(bool(s) for s in special_mask)
-    reason = unscorable_reason(tokenizer, text, ids, special)  # typed control tokens, unknown tokens only
+    reason = unscorable_reason(tokenizer, text, ids, special, controls)  # typed control tokens, unknown only
     if reason:
         raise ValueError(reason)
     tokens = tuple(tokenizer.convert_ids_to_tokens(list(ids)))
