@@ -147,11 +147,11 @@ def test_the_queue_gathers_batches_without_changing_a_value() -> None:
         return split.log_probs(states, targets)
 
     queue = HeadQueue(counted, rows=45)
-    done = []
     with torch.inference_mode():
         for b, (states, targets) in enumerate(batches):
-            done += queue.add([(b, i) for i in range(len(states))], states, targets)
-        done += queue.flush()
+            assert queue.add([(b, i) for i in range(len(states))], states, targets) is None
+        assert calls == [49]  # the head ran once 45 rows waited; its values stay where they were computed
+        done = queue.flush()  # the rest, and every value brought over in one copy
         assert queue.flush() == []
         alone = {(b, i): float(v) for b, (s, t) in enumerate(batches) for i, v in enumerate(split.log_probs(s, t))}
     assert calls == [49, 44]  # 7+30+12 >= 45, then 41+3 at the end

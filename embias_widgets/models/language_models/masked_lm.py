@@ -32,7 +32,7 @@ import numpy as np
 
 from ..runtime import inference, input_length
 from .base import ScorerBase
-from .batching import check_pad_to, pack_by_length, padded_copies
+from .batching import check_pad_to, host_to, pack_by_length, padded_copies
 from .head_split import HeadSplit, eager_attention
 from .scoring import MASKED_METRICS, PLL_WORD_L2R, PairScores, Tokenized, TokenScores, sentence_scores, with_modified
 from .tokens import modified_flags, shared_positions, tokenize_many
@@ -184,20 +184,21 @@ class MaskedLMScorer(ScorerBase):
                     ids, mask = padded_copies(torch, [todo[k][0] for k in batch], widths[batch[0]], self.pad_id,
                                               self.device)  # exact lengths: the width is every row's, no mask
                     inputs = {} if mask is None else {"attention_mask": mask}
-                    pos = torch.tensor([todo[k][1] for k in batch], device=self.device)
+                    pos = host_to(torch, torch.tensor([todo[k][1] for k in batch]), self.device)
                     rows = torch.arange(len(batch), device=self.device)
                     targets = ids[rows, pos]
                     masked = ids.clone()
                     masked[rows, pos] = self.mask_id
                     more = [(r, j) for r, k in enumerate(batch) for j in _also_masked(todo[k])]
                     if more:
-                        masked[[r for r, _ in more], [j for _, j in more]] = self.mask_id
+                        at = host_to(torch, torch.tensor(more).t().contiguous(), self.device)
+                        masked[at[0], at[1]] = self.mask_id
                     if loop is not None:  # first-layer sharing needs the unmasked copies
                         states = loop.last_rows(masked, rows, pos, original=ids)
                     else:
                         states = (split.last_rows(masked, rows, pos, **inputs) if last_rows
                                   else split.hidden(masked)[0][rows, pos])
-                    self._masked.update(queue.add([todo[k] for k in batch], states, targets))
+                    queue.add([todo[k] for k in batch], states, targets)
                     self.forward_passes += 1
                     bar.update(len(batch))
                 self._masked.update(queue.flush())

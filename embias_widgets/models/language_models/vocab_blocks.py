@@ -123,9 +123,11 @@ class HeadQueue:
     Masked copies run in equal-length batches, and one length's batch of a few sentences holds 10-50 masked
     rows; a GEMM of that many rows against a 30k-wide decoder runs at about 40 GFLOP/s on one core (the
     decoder's weights are packed again for every call), against 55-75 for a few hundred. ``add`` keeps each
-    batch's hidden states and targets and runs ``log_probs`` once ``rows`` are waiting; ``flush`` runs the rest.
-    Both return ``(key, log-probability)`` pairs. A row's value depends on its batch-mates only as far as the
-    GEMM's rounding does (MKL picks kernels by the number of rows: within 1e-6 on the tested models).
+    batch's hidden states and targets and runs ``log_probs`` once ``rows`` are waiting, keeping the values
+    where they were computed; ``flush`` runs the rest and brings every value to the host in one copy (on a GPU,
+    a copy per batch waited for that batch, so the next batch's ids were built while the GPU sat idle).
+    ``flush`` returns ``(key, log-probability)`` pairs. A row's value depends on its batch-mates only as far as
+    the GEMM's rounding does (MKL picks kernels by the number of rows: within 1e-6 on the tested models).
     """
 
     def __init__(self, log_probs: Any, rows: int) -> None:
@@ -134,21 +136,33 @@ class HeadQueue:
         self._keys: list[Any] = []
         self._states: list[Any] = []
         self._targets: list[Any] = []
+        self._done_keys: list[Any] = []
+        self._done: list[Any] = []
 
-    def add(self, keys: list[Any], states: Any, targets: Any) -> list[tuple[Any, float]]:
-        """Queue one batch (``keys[i]`` names row ``i``); the values of every queued row once ``rows`` wait."""
+    def add(self, keys: list[Any], states: Any, targets: Any) -> None:
+        """Queue one batch (``keys[i]`` names row ``i``); the head runs once ``rows`` wait."""
         self._keys += keys
         self._states.append(states)
         self._targets.append(targets)
-        return self.flush() if len(self._keys) >= self.rows else []
+        if len(self._keys) >= self.rows:
+            self._run()
 
-    def flush(self) -> list[tuple[Any, float]]:
-        """The values of every queued row (none if none wait)."""
+    def _run(self) -> None:
         import torch
 
-        if not self._keys:
+        if self._keys:
+            self._done.append(self.log_probs(torch.cat(self._states), torch.cat(self._targets)))
+            self._done_keys += self._keys
+            self._keys, self._states, self._targets = [], [], []
+
+    def flush(self) -> list[tuple[Any, float]]:
+        """The values of every row queued so far (none if none were), in one device-to-host copy."""
+        import torch
+
+        self._run()
+        if not self._done:
             return []
-        values = self.log_probs(torch.cat(self._states), torch.cat(self._targets)).cpu().double().numpy()
-        done = list(zip(self._keys, (float(v) for v in values), strict=True))
-        self._keys, self._states, self._targets = [], [], []
+        values = torch.cat(self._done).cpu().double().numpy()
+        done = list(zip(self._done_keys, (float(v) for v in values), strict=True))
+        self._done_keys, self._done = [], []
         return done
