@@ -36,6 +36,7 @@ def main() -> None:
     ap.add_argument("--device", default="cuda")
     ap.add_argument("--dtype", default="bfloat16")
     ap.add_argument("--sentences", type=int, default=200)
+    ap.add_argument("--pad-to", type=int, default=None, help="the scorer's pad_to (length buckets)")
     ap.add_argument("--tiny", action="store_true", help="a 1-layer 32-wide model (a check on the CPU)")
     ap.add_argument("--nli", action="store_true", help="also CrossEncoderNli.predict rates on probe pairs")
     ap.add_argument("--out", default=None)
@@ -52,7 +53,7 @@ def main() -> None:
     model = g._model("mlm", "base", tokenizer)
     warm, timed = g._sentences(probe, args.sentences, seed=11), g._sentences(probe, args.sentences, seed=12)
     scorer = MaskedLMScorer(model, tokenizer, device=args.device, dtype=args.dtype, progress=False,
-                            last_layer_rows=True)
+                            last_layer_rows=True, pad_to=args.pad_to)
     scorer.score_sentences(warm, "pll")
 
     def run() -> float:
@@ -68,7 +69,8 @@ def main() -> None:
     passes = scorer.forward_passes
     run()
     lengths = {len(t.ids) for t in scorer.tokenize_all(timed)}
-    _write(out, "summary.txt", f"{args.device} {args.dtype}: walls {[round(w, 3) for w in walls]} s for "
+    _write(out, "summary.txt", f"{args.device} {args.dtype} pad_to={args.pad_to}: walls "
+           f"{[round(w, 3) for w in walls]} s for "
            f"{len(timed)} sentences ({len(timed) / min(walls):.0f} sentences/s); forward passes per run "
            f"{scorer.forward_passes - passes}; distinct lengths {len(lengths)}; token budget {scorer.token_budget}")
     profile = cProfile.Profile()
