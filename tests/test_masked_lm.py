@@ -388,3 +388,36 @@ def test_padded_length_buckets_agree_with_exact_length_batches(tiny_mlm, tokeniz
 def test_pad_to_must_be_a_positive_number_of_tokens(tiny_mlm, tokenizer, bad) -> None:
     with pytest.raises(ValueError, match="pad_to"):
         MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", pad_to=bad)
+
+
+def test_tokenising_while_the_copies_run_changes_no_score_token_or_error(tiny_mlm, tokenizer) -> None:
+    """On a GPU, PLL queues the masked copies from the encoding and tokenises fully while they run; forced on
+    here, the scores, tokens and refusals are those of the plain path, bit for bit."""
+    plain = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False)
+    early = MaskedLMScorer(tiny_mlm, tokenizer, device="cpu", progress=False)
+    early._overlap = True
+    finished = []
+    queued = early.masked_log_probs
+
+    def watched(requests, **kw):
+        before = any(t in early._tokenized for t in fresh)  # queued before the texts were tokenised fully
+        out = queued(requests, **kw)
+        finished.append((before, all(t in early._tokenized for t in fresh)))
+        return out
+
+    early.masked_log_probs = watched
+    fresh = ["The nurse said she was tired.", "A doctor came.", "The nurse said she was tired.", "Ok"]
+    early.tokenize_all(["Ok"])  # one text already cached
+    fresh = fresh[:2]
+    ours, theirs = early.score_sentences(fresh + ["The nurse said she was tired.", "Ok"]), \
+        plain.score_sentences(fresh + ["The nurse said she was tired.", "Ok"])
+    assert finished == [(False, True)]
+    for a, b in zip(ours, theirs, strict=True):
+        assert a.tokenized == b.tokenized and a.log_probs.tobytes() == b.log_probs.tobytes() and a.score == b.score
+    for bad, message in (("", "empty sentence"), ("[MASK] is here.", "control token"),
+                         ("word " * 600, "at most")):
+        with pytest.raises(ValueError, match=message) as ours_error:
+            early.score_sentences(["A cat sat.", bad])
+        with pytest.raises(ValueError) as theirs_error:
+            plain.score_sentences(["A cat sat.", bad])
+        assert str(ours_error.value) == str(theirs_error.value)

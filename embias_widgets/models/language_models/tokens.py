@@ -6,7 +6,7 @@ import contextlib
 import difflib
 import weakref
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -23,24 +23,46 @@ def tokenize(tokenizer: Any, text: str, *, lowercase: bool, max_length: int | No
     return tokenize_many(tokenizer, [text], lowercase=lowercase, max_length=max_length)[0]
 
 
-def tokenize_many(tokenizer: Any, texts: Sequence[str], *, lowercase: bool, max_length: int | None) -> list[Tokenized]:
+class Encoded(NamedTuple):
+    """One tokenizer call's output for texts: what the model reads (lowercased for uncased models), the
+    encoding (ids, special-token masks, word ids) and the character offsets (None where the tokenizer gives none)."""
+
+    model_texts: list[str]
+    enc: Any
+    offsets: Any
+
+    def ids(self, k: int) -> tuple[int, ...]:
+        """Text ``k``'s token ids, as :class:`Tokenized` holds them."""
+        return tuple(int(i) for i in self.enc["input_ids"][k])
+
+    def content_positions(self, k: int) -> list[int]:
+        """Text ``k``'s positions that are not special tokens (the ones PLL masks)."""
+        return [i for i, s in enumerate(self.enc["special_tokens_mask"][k]) if not s]
+
+
+def encode_texts(tokenizer: Any, texts: Sequence[str], *, lowercase: bool) -> Encoded:
+    """One call of the tokenizer for ``texts`` (strings; :func:`tokenize_many` checks them first)."""
+    model_texts = [text.lower() if lowercase else text for text in texts]
+    try:
+        enc = tokenizer(model_texts, return_special_tokens_mask=True, return_offsets_mapping=True)
+        return Encoded(model_texts, enc, enc["offset_mapping"])
+    except (NotImplementedError, ValueError, TypeError):
+        return Encoded(model_texts, tokenizer(model_texts, return_special_tokens_mask=True), None)
+
+
+def tokenize_many(tokenizer: Any, texts: Sequence[str], *, lowercase: bool, max_length: int | None,
+                  encoded: Encoded | None = None) -> list[Tokenized]:
     """:func:`tokenize` of each text, with one call of the tokenizer for all of them (a fast tokenizer encodes a
     batch in Rust; called once per sentence, its Python wrapper cost as much as the encoding). The same tokens,
     offsets and word ids as one call per text (nothing is padded); the first text that cannot be scored raises,
-    as it would one by one."""
+    as it would one by one. ``encoded``: :func:`encode_texts` of ``texts``, when already made."""
     bad = next((k for k, text in enumerate(texts) if not isinstance(text, str) or not text.strip()), None)
     if bad is not None:  # the texts before it first, so the first text that cannot be scored is the one named
         tokenize_many(tokenizer, texts[:bad], lowercase=lowercase, max_length=max_length)
         raise ValueError(f"cannot score an empty sentence ({texts[bad]!r}): type some words")
     if not texts:
         return []
-    model_texts = [text.lower() if lowercase else text for text in texts]
-    try:
-        enc = tokenizer(model_texts, return_special_tokens_mask=True, return_offsets_mapping=True)
-        offsets = enc["offset_mapping"]
-    except (NotImplementedError, ValueError, TypeError):
-        enc = tokenizer(model_texts, return_special_tokens_mask=True)
-        offsets = None
+    model_texts, enc, offsets = encoded or encode_texts(tokenizer, texts, lowercase=lowercase)
     controls = control_tokens(tokenizer)
     return [
         _tokenized(tokenizer, text, model_text, enc["input_ids"][k], enc["special_tokens_mask"][k],
