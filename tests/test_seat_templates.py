@@ -232,3 +232,26 @@ def test_template_errors_name_the_word_and_the_fix():
     with pytest.raises(ValueError, match=r"unknown template kind"):
         SentenceSet("X", ("a",), "noun").with_kind("a", "thing")
     assert "noun" in TEMPLATE_KINDS and "verb" in TEMPLATE_KINDS
+
+
+def test_inflect_loaded_without_typeguard_instrumentation_answers_as_inflect_does():
+    """templates._inflect loads inflect with typeguard's decorator made a no-op (2 s less per process): its
+    articles, plurals and singulars of every word of the bundled tests are those of an inflect loaded as usual."""
+    import subprocess
+    import sys
+
+    from embias_widgets.stimuli import bundled_test_names, load_bundled_test
+    from embias_widgets.stimuli.templates import _inflect
+
+    specs = [load_bundled_test(name) for name in bundled_test_names()]
+    words = sorted({w for t in specs for s in (t.targ1, t.targ2, t.attr1, t.attr2) for w in s.examples})
+    assert len(words) > 300
+    ours = _inflect()
+    plurals = [ours.plural_noun(w) for w in words]
+    mine = [[ours.a(w) for w in words], plurals, [ours.singular_noun(p) for p in plurals]]
+    code = ("import json, sys, inflect; e = inflect.engine(); w = json.load(sys.stdin); "
+            "p = [e.plural_noun(x) for x in w]; print(json.dumps([[e.a(x) for x in w], p, "
+            "[e.singular_noun(x) for x in p]]))")
+    theirs = subprocess.run([sys.executable, "-c", code], input=json.dumps(words), capture_output=True, text=True,
+                            check=True).stdout
+    assert json.loads(theirs) == mine

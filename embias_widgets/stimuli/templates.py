@@ -19,6 +19,7 @@ plural, ``{he}``/``{his}``/``{He}``/``{His}`` pronouns of the set (``he`` or
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -164,8 +165,27 @@ _PRONOUNS = {
 
 @functools.lru_cache(maxsize=1)
 def _inflect() -> Any:
-    import inflect  # lazy: only sentence tests need it
+    """inflect's engine, imported lazily (only sentence tests need it).
 
+    inflect 7 wraps its functions in typeguard's ``@typechecked``, which parses and compiles each function's
+    source again when the module loads: 2 s of every process that fills a template (each notebook kernel, each
+    CLI call), for checks of argument types that our calls (strings) always pass. While inflect loads here,
+    ``typechecked`` hands functions back unchanged (0.1 s); the answers are the same (tests/test_seat_templates.py
+    compares them with a normally loaded inflect). An inflect the user loaded first is used as it is."""
+    if "inflect" in sys.modules:
+        return sys.modules["inflect"].engine()
+    try:
+        import typeguard
+    except ImportError:  # an inflect without typeguard
+        typeguard = None
+    checked = getattr(typeguard, "typechecked", None)
+    if checked is not None:
+        typeguard.typechecked = lambda target=None, **_: target if target is not None else (lambda f: f)
+    try:
+        import inflect
+    finally:
+        if checked is not None:
+            typeguard.typechecked = checked
     return inflect.engine()
 
 
