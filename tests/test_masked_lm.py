@@ -406,11 +406,10 @@ def test_tokenising_while_the_copies_run_changes_no_score_token_or_error(tiny_ml
         return out
 
     early.masked_log_probs = watched
-    fresh = ["The nurse said she was tired.", "A doctor came.", "The nurse said she was tired.", "Ok"]
-    early.tokenize_all(["Ok"])  # one text already cached
-    fresh = fresh[:2]
-    ours, theirs = early.score_sentences(fresh + ["The nurse said she was tired.", "Ok"]), \
-        plain.score_sentences(fresh + ["The nurse said she was tired.", "Ok"])
+    fresh = ["The nurse said she was tired.", "A doctor came."]
+    early.tokenize_all(["Ok"])  # one text already cached; one repeated
+    sentences = [*fresh, "The nurse said she was tired.", "Ok"]
+    ours, theirs = early.score_sentences(sentences), plain.score_sentences(sentences)
     assert finished == [(False, True)]
     for a, b in zip(ours, theirs, strict=True):
         assert a.tokenized == b.tokenized and a.log_probs.tobytes() == b.log_probs.tobytes() and a.score == b.score
@@ -418,6 +417,6 @@ def test_tokenising_while_the_copies_run_changes_no_score_token_or_error(tiny_ml
                          ("word " * 600, "at most")):
         with pytest.raises(ValueError, match=message) as ours_error:
             early.score_sentences(["A cat sat.", bad])
-        with pytest.raises(ValueError) as theirs_error:
+        with pytest.raises(ValueError, match=message) as theirs_error:
             plain.score_sentences(["A cat sat.", bad])
         assert str(ours_error.value) == str(theirs_error.value)
