@@ -409,7 +409,7 @@ def test_tokenising_while_the_copies_run_changes_no_score_token_or_error(tiny_ml
     fresh = ["The nurse said she was tired.", "A doctor came."]
     early.tokenize_all(["Ok"])  # one text already cached; one repeated
     sentences = [*fresh, "The nurse said she was tired.", "Ok"]
-    ours, theirs = early.score_sentences(sentences), plain.score_sentences(sentences)
+    ours, theirs = early.score_sentences(iter(sentences)), plain.score_sentences(sentences)  # an iterator too
     assert finished == [(False, True)]
     for a, b in zip(ours, theirs, strict=True):
         assert a.tokenized == b.tokenized and a.log_probs.tobytes() == b.log_probs.tobytes() and a.score == b.score

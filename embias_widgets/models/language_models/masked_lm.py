@@ -279,7 +279,8 @@ class MaskedLMScorer(ScorerBase):
         if metric == "cps":
             raise ValueError("CPS compares the two sentences of a pair: use score_pairs(), or metric 'pll'")
         _check_metric(metric)
-        early = self._early_requests(list(sentences)) if metric == "pll" else None
+        sentences = list(sentences)  # read once: a generator is read by the early requests and the tokens alike
+        early = self._early_requests(sentences) if metric == "pll" else None
         if early is not None:  # the copies queued first, the texts' checks and display pieces while they run
             values = self.masked_log_probs(early[0], meanwhile=early[1])
         toks = self.tokenize_all(sentences)
