@@ -100,6 +100,7 @@ SLOW = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups (after it, they ran in both workers)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests of :data:`SLOW` ``slow``; put every real-browser test in one xdist group, so that
     ``--dist loadgroup`` runs them in one worker with one JupyterLab server and one Chromium."""

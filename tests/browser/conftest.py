@@ -71,6 +71,14 @@ def serve(cmd: list[str], *, env: dict[str, str], log_path: Path, ready: Callabl
                 proc.kill()
 
 
+@pytest.fixture(autouse=True)
+def _in_the_browser_group(request):
+    """Under ``--dist loadgroup`` every browser test runs in the one worker of the ``browser`` group (one
+    JupyterLab server and one Chromium; when the group was lost, each worker started its own)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") and request.config.getvalue("loadgroup"):
+        assert request.node.nodeid.endswith("@browser"), f"{request.node.nodeid} is outside the browser group"
+
+
 @pytest.fixture(scope="session")
 def timings():
     yield TIMINGS
