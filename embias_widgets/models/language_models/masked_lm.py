@@ -284,7 +284,7 @@ class MaskedLMScorer(ScorerBase):
         if early is not None:  # the copies queued first, the texts' checks and display pieces while they run
             values = self.masked_log_probs(early[0], meanwhile=early[1])
         toks = self.tokenize_all(sentences)
-        positions = [[i for i, sp in enumerate(t.special) if not sp] for t in toks]
+        positions = [t.content_positions for t in toks]
         for t, pos in zip(toks, positions, strict=True):
             if not pos:
                 raise ValueError(f"{t.text!r} has no tokens besides special tokens: type some words")
@@ -314,8 +314,7 @@ class MaskedLMScorer(ScorerBase):
         if encoded is not None and any(len(i) > (self.max_length or len(i)) for i in encoded.enc["input_ids"]):
             return None
         early = {t: (encoded.ids(k), encoded.content_positions(k)) for k, t in enumerate(new)}
-        requests = [early[t] if t in early else (self._tokenized[t].ids, [i for i, sp in enumerate(
-            self._tokenized[t].special) if not sp]) for t in texts]
+        requests = [early.get(t) or (self._tokenized[t].ids, self._tokenized[t].content_positions) for t in texts]
         return requests, lambda: self._tokenized.update(zip(new, tokenize_many(
             self.tokenizer, new, lowercase=self.lowercase, max_length=self.max_length, encoded=encoded), strict=True))
 

@@ -56,6 +56,11 @@ class Tokenized:
     def __len__(self) -> int:
         return len(self.ids)
 
+    @property
+    def content_positions(self) -> list[int]:
+        """The positions that are not special tokens (the ones PLL and AUL score)."""
+        return content_positions(self.special)
+
 
 @dataclass(frozen=True)
 class TokenScores:
@@ -129,6 +134,12 @@ class PairScores:
         """``"stereo"``, ``"anti"`` or ``"tie"``: the sentence the model scores higher."""
         d = self.difference
         return "stereo" if d > 0 else "anti" if d < 0 else "tie"
+
+
+def content_positions(special: Sequence[Any]) -> list[int]:
+    """The positions of a sentence's tokens that are not special tokens (the ones PLL and AUL score), from its
+    special-token flags (:attr:`Tokenized.special`, or a tokenizer's ``special_tokens_mask``)."""
+    return [i for i, s in enumerate(special) if not s]
 
 
 def sentence_scores(

@@ -77,11 +77,10 @@ def control_tokens(tokenizer: Any) -> ControlTokens:
 
 
 def unscorable_reason(tokenizer: Any, text: str, ids: Sequence[int], special: Sequence[bool],
-                      controls: ControlTokens | None = None) -> str:
+                      controls: ControlTokens) -> str:
     """Why ``text`` (tokenised as ``ids``, ``special`` marking the tokens the tokenizer added) cannot be
     scored: typed control tokens (read as such, or written out as ``[MASK]``, ``<s>`` in any case), or unknown
-    tokens only; ``""`` when it can. ``controls``: :func:`control_tokens` of ``tokenizer``, read here if None."""
-    controls = control_tokens(tokenizer) if controls is None else controls
+    tokens only; ``""`` when it can. ``controls``: :func:`control_tokens` of ``tokenizer`` (read once per batch)."""
     typed = [i for i, s in zip(ids, special, strict=True) if not s and i in controls.ids]
     names = list(dict.fromkeys(tokenizer.convert_ids_to_tokens(typed))) if typed else []
     lowered = text.lower()  # lowercasing (CrowS-Pairs on uncased models) turns [MASK] into "[ mask ]": same intent

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .scoring import Tokenized
+from .scoring import Tokenized, content_positions
 from .text_checks import ControlTokens, control_tokens, unscorable_reason
 from .word_l2r import tokenizer_family, word_ids_from_encoding, words_from_tokens
 
@@ -37,7 +37,7 @@ class Encoded(NamedTuple):
 
     def content_positions(self, k: int) -> list[int]:
         """Text ``k``'s positions that are not special tokens (the ones PLL masks)."""
-        return [i for i, s in enumerate(self.enc["special_tokens_mask"][k]) if not s]
+        return content_positions(self.enc["special_tokens_mask"][k])
 
 
 def encode_texts(tokenizer: Any, texts: Sequence[str], *, lowercase: bool) -> Encoded:
