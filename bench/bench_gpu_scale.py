@@ -146,6 +146,19 @@ def _sync(device: str) -> None:
         torch.cuda.synchronize()
 
 
+def _walls(run, device: str, repeat: int = 3) -> tuple[list[float], Any]:
+    """The wall times of ``repeat`` calls of ``run`` (the device synchronised around each; PLL reports their
+    median: the first run of new batch shapes varied by 1.5x on an H100) and the last call's output."""
+    walls, out = [], None
+    for _ in range(repeat):
+        _sync(device)
+        start = time.perf_counter()
+        out = run()
+        _sync(device)
+        walls.append(time.perf_counter() - start)
+    return walls, out
+
+
 def _nli_rate(model, tokenizer, device: str, dtype: str, warm, timed, pad_to: int | None = None) -> dict[str, Any]:
     from embias_widgets.models.nli_classifiers.cross_encoder import CrossEncoderNli
 
@@ -172,22 +185,20 @@ def _pll_rate(model, tokenizer, device: str, dtype: str, warm: list[str], timed:
     scorer = MaskedLMScorer(model, tokenizer, device=device, dtype=dtype, progress=False, last_layer_rows=True,
                             pad_to=pad_to)
     scorer.score_sentences(warm, "pll")
-    walls = []
-    for _ in range(3):  # the median of three runs, each from nothing cached (the first run of new batch shapes
-        scorer._masked.clear()  # varied by 1.5x on an H100)
+    passes = scorer.forward_passes
+
+    def run() -> list:
+        scorer._masked.clear()  # each run from nothing cached
         scorer._tokenized.clear()
-        passes = scorer.forward_passes
-        _sync(device)
-        start = time.perf_counter()
-        scores = scorer.score_sentences(timed, "pll")
-        _sync(device)
-        walls.append(time.perf_counter() - start)
+        return scorer.score_sentences(timed, "pll")
+
+    walls, scores = _walls(run, device)
+    passes = (scorer.forward_passes - passes) // len(walls)
     took = float(np.median(walls))
     tokens = int(sum(np.isfinite(s.log_probs).sum() for s in scores))
     return dict(n=len(timed), seconds=took, scored_tokens=tokens, rate=tokens / took, pad_to=pad_to,
                 sentences_per_s=len(timed) / took, best_sentences_per_s=len(timed) / min(walls),
-                walls_s=[round(w, 4) for w in walls], token_budget=scorer.token_budget,
-                forward_passes=scorer.forward_passes - passes)
+                walls_s=[round(w, 4) for w in walls], token_budget=scorer.token_budget, forward_passes=passes)
 
 
 def bench_nli(args, probe, tokenizer, out: Path | None, devices: list[str], clock: Clock) -> dict[tuple, float]:
@@ -365,15 +376,9 @@ def bench_minicons(args, probe, tokenizer, out: Path | None) -> None:
     theirs = mc.MaskedLMScorer(model, device=GPU, tokenizer=tokenizer)
     sentences = _sentences(probe, args.sentences, seed=12)
     theirs.sequence_score(sentences[:8], reduction=lambda x: x.sum(0).item())
-    walls = []
-    for _ in range(3):  # the median of three, as ours
-        _sync(GPU)
-        start = time.perf_counter()
-        for lo in range(0, len(sentences), 200):  # minicons pads a call's sentences into one batch: 600
-            theirs.sequence_score(sentences[lo : lo + 200], reduction=lambda x: x.sum(0).item())  # took 57 GiB
-        _sync(GPU)
-        walls.append(time.perf_counter() - start)
-    minicons_rate = len(sentences) / float(np.median(walls))
+    walls, _ = _walls(lambda: [theirs.sequence_score(sentences[lo : lo + 200], reduction=lambda x: x.sum(0).item())
+                               for lo in range(0, len(sentences), 200)], GPU)  # minicons pads a call's sentences
+    minicons_rate = len(sentences) / float(np.median(walls))  # into one batch: 600 at once took 57 GiB
     for pad_to in args.pll_pads:
         ours = _pll_rate(model, tokenizer, GPU, "float32", sentences[:8], sentences, pad_to)
         _emit(out, dict(what="pll_vs_minicons", device=GPU, dtype="float32", pad_to=pad_to,
