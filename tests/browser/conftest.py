@@ -100,6 +100,11 @@ def lab_server(tmp_path_factory, timings):
                JUPYTER_CONFIG_DIR=str(root / ".jupyter_config"),
                JUPYTER_RUNTIME_DIR=str(root / ".jupyter_runtime"),
                JUPYTER_PLATFORM_DIRS="1", HF_HUB_OFFLINE="1")
+    # No build check: the page asks the server whether JupyterLab needs a rebuild on every load, and the server
+    # answers by running node twice (a version check and `yarn config`); prebuilt extensions never need one.
+    (root / ".jupyter_config" / "labconfig").mkdir(parents=True)
+    (root / ".jupyter_config" / "labconfig" / "page_config.json").write_text(
+        json.dumps({"buildCheck": False, "buildAvailable": False}))
     settings = root / ".lab_user_settings"
     (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
     (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
@@ -141,24 +146,40 @@ def browser():
         b.close()
 
 
+VIEWPORT = {"width": 1400, "height": 1000}
+_SHARED: dict[str, Any] = {}
+"""The page the tests share (see :func:`page`)."""
+
+
 @pytest.fixture
 def page(browser, request):
-    ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
-    pg = ctx.new_page()
+    """One Chromium page shared by the tests that ask for it, so that JupyterLab loads once, not once a test
+    (about 6 s of CPU each time on two cores): :func:`open_notebook` closes the notebooks of earlier tests.
+    Each test gets it with the default viewport and no errors or dialogs recorded (and from open_notebook, the
+    Light theme); after a failure (a screenshot goes to test-results/) the next test gets a new page."""
+    pg = _SHARED.get("page")
+    if pg is None or pg.is_closed():
+        pg = browser.new_context(viewport=VIEWPORT).new_page()
+
+        def on_dialog(dialog, pg=pg):
+            if dialog.type == "beforeunload":  # leaving a JupyterLab that holds an earlier test's unsaved notebook
+                dialog.accept()
+                return
+            pg.dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        pg.on("pageerror", lambda e, pg=pg: pg.errors.append(str(e)))
+        pg.on("dialog", on_dialog)
+        _SHARED["page"] = pg
     pg.errors = []
     pg.dialogs = []
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
-
-    def on_dialog(dialog):
-        pg.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    pg.on("dialog", on_dialog)
+    pg.set_viewport_size(VIEWPORT)
     yield pg
     if getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed:
         RESULTS.mkdir(exist_ok=True)
         pg.screenshot(path=str(RESULTS / f"FAILED-{request.node.name}.png"), full_page=True)
-    ctx.close()
+        _SHARED.pop("page", None)
+        pg.context.close()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -179,7 +200,8 @@ def wait_for_command(page, command: str) -> None:
 def lab_cmd(page, command, args=None):
     """Run a JupyterLab command once it is registered (the mechanism Galata uses)."""
     wait_for_command(page, command)
-    return page.evaluate("([c, a]) => window.jupyterapp.commands.execute(c, a)", [command, args or {}])
+    # awaited, its result not sent back (a command that returns a widget would be serialised whole)
+    page.evaluate("async ([c, a]) => { await window.jupyterapp.commands.execute(c, a); }", [command, args or {}])
 
 
 def python_notebook() -> Any:
@@ -191,21 +213,51 @@ def python_notebook() -> Any:
     return nb
 
 
-def open_notebook(page, lab_server, name, timings=None):
-    """Open ``name`` alone in a fresh workspace and wait until its kernel is idle.
+#: On a page where JupyterLab already runs: every main-area tab disposed (unsaved edits of earlier tests dropped,
+#: no "save?" dialog), the left area as a fresh workspace has it. Their kernels keep running, as they did when
+#: each test had a page of its own (shutting one down waits about 3 s for a kernel that imported torch to exit).
+#: False when the page cannot be reused that way (another app, or a dialog left open): then it loads afresh.
+_CLEAN_LAB_JS = """
+async ([base, leftCollapsed]) => {
+  const app = window.jupyterapp;
+  if (!location.href.startsWith(base) || !app?.shell || !app.serviceManager) return false;
+  if (document.querySelector('.jp-Dialog')) return false;
+  for (const w of [...app.shell.widgets('main')]) {
+    if (w.context?.model) w.context.model.dirty = false;
+    w.dispose();
+  }
+  if (leftCollapsed) app.shell.collapseLeft(); else app.shell.expandLeft();
+  return [...app.shell.widgets('main')].length === 0;
+}
+"""
 
-    A workspace of its own per test: the default one would restore the tabs of
-    earlier tests, and "run all" could reach another notebook.
+
+def open_notebook(page, lab_server, name, timings=None):
+    """Open ``name`` alone and wait until its kernel is idle.
+
+    On a page JupyterLab already runs in (the shared :func:`page`), the earlier tests' tabs are closed first
+    (``_CLEAN_LAB_JS``), in the Light theme; otherwise JupyterLab loads in a fresh
+    workspace (a workspace of its own: the default one would restore the tabs of earlier tests, and "run all"
+    could reach another notebook).
     """
     t0 = time.monotonic()
-    workspace = uuid.uuid4().hex[:12]
-    page.goto(f"{lab_server['url']}/lab/workspaces/{workspace}/tree/{name}?reset&token={lab_server['token']}")
+    base = f"{lab_server['url']}/lab"
+    fresh = _SHARED.get("left_collapsed")
+    if fresh is not None and page.evaluate(_CLEAN_LAB_JS, [base, fresh]):
+        if page.evaluate("() => document.body.dataset.jpThemeName") != THEMES["light"]:
+            set_theme(page, "light")
+        page.evaluate("(n) => { window.jupyterapp.commands.execute('docmanager:open', {path: n}); }", name)
+    else:
+        workspace = uuid.uuid4().hex[:12]
+        page.goto(f"{base}/workspaces/{workspace}/tree/{name}?reset&token={lab_server['token']}")
     page.wait_for_function(
         f"""(name) => {{
             const w = {APP}?.shell?.currentWidget;
             return w?.context?.path === name && w?.sessionContext?.session?.kernel?.status === 'idle';
         }}""",
         arg=name, timeout=120_000)
+    if fresh is None:
+        _SHARED["left_collapsed"] = page.evaluate(f"() => {APP}.shell.leftCollapsed")
     if timings is not None:
         timings[f"{name}_load_to_kernel_idle_s"] = round(time.monotonic() - t0, 2)
 
