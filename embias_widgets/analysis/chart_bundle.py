@@ -87,11 +87,12 @@ def enable_offline(chart_class: type) -> None:
     if getattr(chart_class, "_is_offline", False):
         return
     key = bundle_key()
-    cached = _read(bundle_path(key)) if key else None
+    path = bundle_path(key) if key else None
+    cached = _read(path) if path else None
     if cached is not None:
         chart_class._esm = cached
         chart_class._is_offline = True
         return
     chart_class.enable_offline(offline=True)
-    if key:
-        _write(bundle_path(key), chart_class._esm)
+    if path:
+        _write(path, chart_class._esm)
