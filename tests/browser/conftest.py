@@ -242,10 +242,9 @@ def open_notebook(page, lab_server, name, timings=None):
     """
     t0 = time.monotonic()
     base = f"{lab_server['url']}/lab"
-    fresh = _SHARED.get("left_collapsed")
-    if fresh is not None and page.evaluate(_CLEAN_LAB_JS, [base, fresh]):
-        if page.evaluate("() => document.body.dataset.jpThemeName") != THEMES["light"]:
-            set_theme(page, "light")
+    left_collapsed = _SHARED.get("left_collapsed")  # as the first fresh workspace had it
+    if left_collapsed is not None and page.evaluate(_CLEAN_LAB_JS, [base, left_collapsed]):
+        set_theme(page, "light")
         page.evaluate("(n) => { window.jupyterapp.commands.execute('docmanager:open', {path: n}); }", name)
     else:
         workspace = uuid.uuid4().hex[:12]
@@ -256,7 +255,7 @@ def open_notebook(page, lab_server, name, timings=None):
             return w?.context?.path === name && w?.sessionContext?.session?.kernel?.status === 'idle';
         }}""",
         arg=name, timeout=120_000)
-    if fresh is None:
+    if left_collapsed is None:
         _SHARED["left_collapsed"] = page.evaluate(f"() => {APP}.shell.leftCollapsed")
     if timings is not None:
         timings[f"{name}_load_to_kernel_idle_s"] = round(time.monotonic() - t0, 2)
@@ -289,8 +288,11 @@ CONTRAST: dict[str, dict[str, float]] = {}
 
 
 def set_theme(page, theme: str) -> None:
-    """Switch JupyterLab's theme ("light" or "dark") and wait until its variables apply."""
+    """Switch JupyterLab's theme ("light" or "dark") and wait until its variables apply (nothing when the page
+    is already in it)."""
     name = THEMES[theme]
+    if page.evaluate("() => document.body.dataset.jpThemeName") == name:
+        return  # already in it: nothing to restyle
     lab_cmd(page, "apputils:change-theme", {"theme": name})
     page.wait_for_function(
         "(name) => document.body.dataset.jpThemeName === name", arg=name, timeout=30_000)
