@@ -27,7 +27,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from .association import cosine_matrix, unit_rows
 from .validation import check_options
@@ -109,6 +108,8 @@ def random_effects(effect_sizes: Sequence[float] | np.ndarray, variances: Sequen
     w_star = 1.0 / (v + tau2)
     es = float(np.sum(w_star * e) / np.sum(w_star))
     se = float(np.sqrt(1.0 / np.sum(w_star)))
+    from scipy import stats  # here, not at import: scipy.stats costs about 1 s to import
+
     half = float(stats.norm.ppf(0.5 + level / 2)) * se
     i2 = max(0.0, (q - df) / q) if q > 0 else 0.0
     return MetaAnalysis(

@@ -27,7 +27,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from .samplers import DEFAULT_SAMPLER, first_block_samples, sampling_block_rows, split_sums
 from .validation import check_options
@@ -213,6 +212,8 @@ def permutation_test(
     observed = 2.0 * values[:n_x].sum() - total
 
     if method == "parametric":
+        from scipy import stats  # here, not at import: scipy.stats costs about 1 s to import
+
         mean, std = null.mean(), null.std(ddof=1)
         p_greater = float(stats.norm.sf(observed, loc=mean, scale=std)) if std > 0 else float(observed <= mean)
         p_less = float(stats.norm.cdf(observed, loc=mean, scale=std)) if std > 0 else float(observed >= mean)

@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from .permutation import MAX_EXACT_SPLITS, _exact_indicator_batches
 from .samplers import _random_subset_indicators, sampling_block_rows
@@ -154,6 +153,8 @@ class _Tails:
     def pvalues(self, exact: bool) -> tuple[np.ndarray, np.ndarray]:
         """p per configuration (sampled: the observed split added, ``(1 + #) / (count + 1)``) and its splits."""
         if self.parametric:
+            from scipy import stats  # here, not at import: scipy.stats costs about 1 s to import
+
             mean = self.moments[0] / self.count
             std = np.sqrt(np.maximum(self.moments[1] - self.count * mean * mean, 0.0) / np.maximum(self.count - 1, 1))
             with np.errstate(divide="ignore", invalid="ignore"):
