@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
+# Some machines (this one among them) set PYTHONDONTWRITEBYTECODE=1: then no process writes .pyc files,
+# and every notebook kernel, JupyterLab server and fresh venv the suite starts compiles each module it imports from
+# source again (the Binder replay: 13 s more). The suite writes them, as a user's Python does; they stay out of git
+# (.gitignore) and out of the sdist and wheel (tests/test_packaging.py).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 if os.environ.get("PYTEST_XDIST_WORKER"):

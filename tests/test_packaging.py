@@ -51,10 +51,12 @@ def test_wheel_installs_in_a_fresh_venv_and_runs_the_first_job(tmp_path: Path) -
     labext = "embias_widgets-0.1.0.data/data/share/jupyter/labextensions/embias-widgets/"  # prebuilt JupyterLab ext
     assert {labext + "package.json", labext + "install.json"} <= set(names), [n for n in names if ".data/" in n]
     assert not [n for n in names if n.startswith(("tests/", "node_modules/", "notebooks/"))]
+    assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]  # the suite writes .pyc (conftest)
     with tarfile.open(sdist[0]) as tar:
         members = tar.getnames()
     assert any(m.endswith("/pyproject.toml") for m in members)
     assert not [m for m in members if "/node_modules/" in m or "/.venv/" in m]
+    assert not [m for m in members if "__pycache__" in m or m.endswith(".pyc")]
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
