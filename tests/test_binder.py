@@ -4,7 +4,9 @@ No Docker here, so (1) ``jupyter-repo2docker --no-build`` renders the Dockerfile
 build and we check its Python, apt packages and install steps, and (2) the repository's own
 steps (the base environment's Jupyter packages, ``pip install -r binder/requirements.txt``,
 ``./binder/postBuild``) are replayed in a fresh virtual environment on a copy of the tracked
-files (no ``node_modules``, no built front end), and the demo notebook runs there offline.
+files (no ``node_modules``, no built front end), and the demo notebook runs there offline. The first two
+layers (the Jupyter packages and requirements.txt) are kept between replays with the same inputs, as
+Docker keeps them (tests/_binder_layers.py); postBuild and everything after it always run afresh.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _binder_layers import base_layers, layers_key
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
@@ -181,13 +184,20 @@ def test_binder_build_replayed_in_fresh_venv_runs_demo(dockerfile, tmp_path):
     base = _lock_versions(_r2d_conda_dir() / _lock_file(dockerfile["text"]),
                           ["jupyterlab", "notebook", "ipywidgets", "jupyter_server", "ipykernel"])
     assert len(base) == 5, base
-    _run("python -m pip install -q " + " ".join(f"{k}=={v}" for k, v in sorted(base.items())), repo, env)
+    pins = " ".join(f"{k}=={v}" for k, v in sorted(base.items()))
     # The Dockerfile's own steps, verbatim but for the cache flag.
     steps = [ln.removeprefix("RUN ").replace(" --no-cache-dir", "") for ln in dockerfile["text"].splitlines()
              if ln.startswith("RUN ") and ("binder/requirements.txt" in ln or "binder/postBuild" in ln)]
     assert steps == ['${KERNEL_PYTHON_PREFIX}/bin/pip install -r "binder/requirements.txt"',
                      "chmod +x binder/postBuild", "./binder/postBuild"]
-    for step in steps:
+
+    def layers_1_and_2() -> None:
+        _run("python -m pip install -q " + pins, repo, env)
+        _run(steps[0], repo, env)
+
+    # Layers 1 and 2 depend only on their inputs: kept between replays as Docker keeps them (_binder_layers).
+    base_layers(venv, layers_key(pins, (BINDER / "requirements.txt").read_bytes()), layers_1_and_2)
+    for step in steps[1:]:
         _run(step, repo, env)
     _run("python -m pip check", repo, env)
     # Where the package and torch come from, and the Voila server extension (mybinder's ?urlpath=voila/render/...)
