@@ -296,7 +296,7 @@ def set_theme(page, theme: str) -> None:
     lab_cmd(page, "apputils:change-theme", {"theme": name})
     page.wait_for_function(
         "(name) => document.body.dataset.jpThemeName === name", arg=name, timeout=30_000)
-    page.wait_for_timeout(400)  # the theme's stylesheet is swapped; let the page restyle
+    next_frames(page)  # the theme's stylesheet is swapped; let the page restyle and the widgets redraw
 
 
 # The WCAG 2.1 contrast ratio of every visible text element under `selector`, measured in
@@ -424,6 +424,14 @@ def clipped_text(page, selector: str) -> list[dict]:
     return page.evaluate(_CLIPPED_JS, selector)
 
 
+def next_frames(page, n: int = 3) -> None:
+    """Wait until the page has drawn ``n`` more frames. What a ResizeObserver or IntersectionObserver saw in the
+    first is redrawn in the next (js/lib/ui.js ``watchWidth`` measures in an animation frame), so three frames
+    cover a scroll or resize and the redraw it causes, in about 50 ms instead of a fixed wait."""
+    page.evaluate("(n) => new Promise((done) => { const f = (k) => (k ? requestAnimationFrame(() => f(k - 1)) "
+                  ": done()); f(n); })", n)
+
+
 def set_left_area(page, open_: bool) -> None:
     """Open (the file browser) or collapse JupyterLab's left side area."""
     collapsed = page.evaluate(f"() => {APP}.shell.leftCollapsed")
@@ -432,7 +440,7 @@ def set_left_area(page, open_: bool) -> None:
     elif not open_ and not collapsed:
         page.evaluate(f"() => {APP}.shell.collapseLeft()")
     page.wait_for_function(f"(want) => {APP}.shell.leftCollapsed === !want", arg=open_, timeout=10_000)
-    page.wait_for_timeout(300)
+    next_frames(page)
 
 
 #: Notebook cell text: the sense tests' tiny LMMS-format file (``_tiny_senses.write_tiny_lmms``, seed 7) and a

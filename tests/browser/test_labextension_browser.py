@@ -21,7 +21,16 @@ from html.parser import HTMLParser
 
 import pytest
 
-from .conftest import APP, check_contrast, lab_cmd, run_code, screenshot_widgets, set_theme, wait_for_command
+from .conftest import (
+    APP,
+    check_contrast,
+    lab_cmd,
+    next_frames,
+    run_code,
+    screenshot_widgets,
+    set_theme,
+    wait_for_command,
+)
 
 pytestmark = pytest.mark.browser
 CARDS = ["WEAT explorer", "Sense WEAT explorer", "RIPA projection", "Sense selector", "Likelihood table",
@@ -256,7 +265,7 @@ def test_report_file_opens_as_report_html_shows_it(lab_server, page, report_dir)
         set_theme(page, theme)
         for width in (390, 1000, 1400):
             page.set_viewport_size({"width": width, "height": 900})
-            page.wait_for_timeout(300)
+            next_frames(page)
             label = f"labextension viewer {width}px {theme}"
             got = page.evaluate(_CHECKS, VIEW)
             assert got["header"].endswith("· seed 0 · alpha 0.01"), (label, got["header"])

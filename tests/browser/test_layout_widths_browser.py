@@ -27,6 +27,7 @@ from .conftest import (
     TINY_SENSE_EXPLORER,
     clipped_text,
     lab_cmd,
+    next_frames,
     open_notebook,
     python_notebook,
     screenshot_widgets,
@@ -131,9 +132,9 @@ def all_widgets(browser, lab_server, timings):
 
 def _set_width(page, width: int, file_browser: bool) -> None:
     page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(300)
+    next_frames(page)
     set_left_area(page, file_browser)
-    page.wait_for_timeout(400)  # ResizeObservers redraw on the next frame
+    next_frames(page)  # ResizeObservers redraw on the next frame
 
 
 def test_weat_edit_latency(all_widgets, timings):
@@ -173,7 +174,7 @@ def test_no_text_outside_its_box(all_widgets, width, file_browser, theme):
         # so their ResizeObservers report when they come into view)
         for node in page.locator(selector).all():
             node.scroll_into_view_if_needed()
-            page.wait_for_timeout(400)
+            next_frames(page)
         roots = clipped_text(page, selector)
         assert roots, f"no {widget} on the page"
         assert all(r["measured"] > 0 for r in roots), f"{widget}: no text measured: {roots}"

@@ -18,6 +18,7 @@ from .conftest import (
     RESULTS,
     check_contrast,
     lab_cmd,
+    next_frames,
     open_notebook,
     python_notebook,
     run_last_cell,
@@ -252,7 +253,7 @@ def test_ninety_pairs_in_pages_with_columns_that_stay(lab_server, page, timings)
         page.set_viewport_size({"width": width, "height": 1000})
         set_left_area(page, False)
         widget.scroll_into_view_if_needed()
-        page.wait_for_timeout(500)
+        next_frames(page)
         box = widget.bounding_box()
         svg = widget.locator("svg.plt-summary")
         drawn = float(svg.get_attribute("width"))

@@ -190,6 +190,5 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     # every text is readable (WCAG AA) in JupyterLab Light and Dark: colours come from theme variables
     for theme in ("light", "dark"):
         set_theme(page, theme)
-        page.wait_for_timeout(300)
         check_contrast(page, WIDGET, "NliExplorer", theme)
         screenshot_widgets(page, WIDGET, "nli_explorer", theme)

@@ -23,6 +23,7 @@ from .conftest import (
     check_contrast,
     clipped_text,
     lab_cmd,
+    next_frames,
     open_notebook,
     python_notebook,
     screenshot_widgets,
@@ -189,7 +190,7 @@ def test_viewer_at_every_width(viewer_page, width, theme):
     page = viewer_page
     set_theme(page, theme)
     page.set_viewport_size({"width": width, "height": 1000})
-    page.wait_for_timeout(500)
+    next_frames(page)
     label = f"viewer {width}px {theme}"
     got = page.evaluate(_CHECKS, ".embias-report-viewer")
     _assert_checks(got, label)

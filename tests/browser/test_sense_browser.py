@@ -12,7 +12,7 @@ import pytest
 
 from embias_widgets.formatting import format_value
 
-from .conftest import RESULTS, TINY_SENSE_EXPLORER, lab_cmd, open_notebook, python_notebook, run_last_cell
+from .conftest import RESULTS, TINY_SENSE_EXPLORER, lab_cmd, next_frames, open_notebook, python_notebook, run_last_cell
 
 pytestmark = pytest.mark.browser
 
@@ -280,7 +280,7 @@ def test_likelihood_table_grouped_by_sense_and_selector_in_dark_theme(lab_server
         page.wait_for_function(
             "(dark) => document.body.dataset.jpThemeLight === String(!dark)", arg=theme.endswith("Dark"),
             timeout=30_000)
-        page.wait_for_timeout(500)
+        next_frames(page)
         ratios = selector.evaluate(CONTRAST, SELECTOR_TEXT)
         assert len(ratios) > 20, ratios  # 7 senses x (lemma, pos, key, gloss) and more
         table_ratios = widget.evaluate(CONTRAST, TABLE_TEXT)

@@ -21,6 +21,7 @@ from .conftest import (
     RESULTS,
     TINY_SENSE_EXPLORER,
     lab_cmd,
+    next_frames,
     open_notebook,
     python_notebook,
     run_code,
@@ -133,7 +134,7 @@ def test_whiskers_verdict_layout_and_influence(lab_server, page, timings, theme)
     for width in WIDTHS:
         _width(page, width)
         bars.scroll_into_view_if_needed()
-        page.wait_for_timeout(300)
+        next_frames(page)
         w = bars.evaluate(_WHISKER_JS)
         where = f"{theme} {width}px: {w}"
         assert (w["low"], w["high"]) == (float(low), float(high)), where  # Python's interval, as held
@@ -143,7 +144,7 @@ def test_whiskers_verdict_layout_and_influence(lab_server, page, timings, theme)
         assert w["top"] >= w["track"]["top"] - 8 and w["bottom"] <= w["track"]["bottom"] + 8, where
         assert w["left"] < w["barEnd"] < w["right"], where  # d lies inside its interval
         sense.scroll_into_view_if_needed()
-        page.wait_for_timeout(300)
+        next_frames(page)
         tops = [round(t) for t in sense.locator(".embias-sense-grid .embias-sense-selector").evaluate_all(
             "(ns) => ns.map((n) => n.getBoundingClientRect().top)")]
         grid_width = sense.locator(".embias-sense-grid").evaluate("(n) => n.getBoundingClientRect().width")
