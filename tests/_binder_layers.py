@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from embias_widgets.stimuli.pairs.download import default_cache_dir
@@ -30,22 +31,28 @@ MAX_AGE_S = 7 * 24 * 3600
 LAYOUT = "binder-layers-v1"  # change when what a kept layer holds changes
 
 
-def _pip_config_text() -> bytes:
-    """The pip configuration files and ``PIP_*`` variables a ``pip install`` here reads."""
-    files = [Path("/etc/pip.conf"), Path("/etc/xdg/pip/pip.conf"), Path.home() / ".pip" / "pip.conf",
-             Path.home() / ".config" / "pip" / "pip.conf"]
-    if os.environ.get("PIP_CONFIG_FILE"):
-        files.append(Path(os.environ["PIP_CONFIG_FILE"]))
+def _pip_config_text(env: Mapping[str, str]) -> bytes:
+    """The pip configuration files and ``PIP_*`` variables a ``pip install`` with ``env`` reads."""
+    home = Path(env.get("HOME") or Path.home())
+    files = [Path("/etc/pip.conf"), Path("/etc/xdg/pip/pip.conf"), home / ".pip" / "pip.conf",
+             home / ".config" / "pip" / "pip.conf"]
+    if env.get("PIP_CONFIG_FILE"):
+        files.append(Path(env["PIP_CONFIG_FILE"]))
     out = [f"{p}\n".encode() + p.read_bytes() for p in files if p.is_file()]
-    out += [f"{k}={v}\n".encode() for k, v in sorted(os.environ.items()) if k.startswith("PIP_")]
+    out += [f"{k}={v}\n".encode() for k, v in sorted(env.items()) if k.startswith("PIP_")]
+    # and the constraints files they name (``constraint = /etc/xdg/pip/constraints.txt``, PIP_CONSTRAINT)
+    named = re.findall(rb"^\s*constraints?\s*=\s*(.+?)\s*$", b"\n".join(out), flags=re.MULTILINE)
+    named += [v.encode() for k, v in env.items() if k == "PIP_CONSTRAINT"]
+    for path in sorted({Path(os.fsdecode(p)) for name in named for p in name.split()}):
+        out.append(f"{path}\n".encode() + (path.read_bytes() if path.is_file() else b"(absent)"))
     return b"\0".join(out)
 
 
-def layers_key(base_pins: str, requirements: bytes) -> str:
-    """SHA-256 of what layers 1 and 2 are built from."""
+def layers_key(base_pins: str, requirements: bytes, env: Mapping[str, str]) -> str:
+    """SHA-256 of what layers 1 and 2 are built from (``env``: the environment their ``pip install`` runs in)."""
     h = hashlib.sha256()
     for part in (LAYOUT.encode(), sys.version.encode(), os.path.realpath(sys.executable).encode(), base_pins.encode(),
-                 requirements, _pip_config_text()):
+                 requirements, _pip_config_text(env)):
         h.update(len(part).to_bytes(8, "little") + part)
     return h.hexdigest()
 

@@ -196,7 +196,7 @@ def test_binder_build_replayed_in_fresh_venv_runs_demo(dockerfile, tmp_path):
         _run(steps[0], repo, env)
 
     # Layers 1 and 2 depend only on their inputs: kept between replays as Docker keeps them (_binder_layers).
-    base_layers(venv, layers_key(pins, (BINDER / "requirements.txt").read_bytes()), layers_1_and_2)
+    base_layers(venv, layers_key(pins, (BINDER / "requirements.txt").read_bytes(), env), layers_1_and_2)
     for step in steps[1:]:
         _run(step, repo, env)
     _run("python -m pip check", repo, env)
