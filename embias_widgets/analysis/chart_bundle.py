@@ -13,8 +13,6 @@ does not match is built again. Without a recorded hash (an install without ``REC
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from pathlib import Path
 
 HEADER = "// embias bundle sha256="
@@ -70,13 +68,13 @@ def _read(path: Path) -> str | None:
 
 
 def _write(path: Path, body: str) -> None:
-    """Atomically (a temporary file renamed into place); a folder we cannot write only loses the cache."""
+    """Whole or absent (the report store's :func:`~.report.store.write_atomic`); a folder we cannot write only
+    loses the cache."""
+    from .report.store import write_atomic
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(HEADER + hashlib.sha256(body.encode()).hexdigest() + "\n" + body)
-        os.replace(tmp, path)
+        write_atomic(path, HEADER + hashlib.sha256(body.encode()).hexdigest() + "\n" + body)
     except OSError:
         return
 
