@@ -67,13 +67,12 @@ def _relocate(venv: Path, old: str) -> None:
 
 
 def base_layers(venv: Path, key: str, build: Callable[[], None]) -> str:
-    """Make ``venv`` hold layers 1 and 2: a copy of the kept ones for ``key``, else ``build()`` them (into the
-    fresh ``venv``) and keep a copy. Returns "kept" or "built"."""
+    """Make ``venv`` (absent yet) hold layers 1 and 2: a copy of the kept ones for ``key``, else ``build()``
+    them (creating the venv) and keep a copy. Returns "kept" or "built"."""
     root = default_cache_dir() / "binder-layers"
     kept = root / key
     fresh = os.environ.get("EMBIAS_BINDER_FRESH") == "1"
     if not fresh and (kept / "complete").is_file() and time.time() - (kept / "complete").stat().st_mtime < MAX_AGE_S:
-        shutil.rmtree(venv)
         shutil.copytree(kept / "venv", venv, symlinks=True)
         _relocate(venv, (kept / "complete").read_text())
         return "kept"

@@ -170,7 +170,6 @@ def test_binder_build_replayed_in_fresh_venv_runs_demo(dockerfile, tmp_path):
     repo.mkdir()
     _tracked_copy(repo)
     assert not (repo / "node_modules").exists() and not (repo / "embias_widgets" / "static").exists()
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "JUPYTER_PATH", "VIRTUAL_ENV"}}
     env.update(
         PATH=f"{venv / 'bin'}:{env['PATH']}", VIRTUAL_ENV=str(venv), KERNEL_PYTHON_PREFIX=str(venv),
@@ -192,6 +191,7 @@ def test_binder_build_replayed_in_fresh_venv_runs_demo(dockerfile, tmp_path):
                      "chmod +x binder/postBuild", "./binder/postBuild"]
 
     def layers_1_and_2() -> None:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         _run("python -m pip install -q " + pins, repo, env)
         _run(steps[0], repo, env)
 

@@ -20,16 +20,10 @@ def cache(tmp_path, monkeypatch) -> Path:
     return tmp_path / "cache" / "binder-layers"
 
 
-def _venv(path: Path) -> Path:
-    """A stand-in venv as `python -m venv` leaves it: the folder exists before the layers go in."""
-    path.mkdir(parents=True)
-    return path
-
-
 def _builder(venv: Path, calls: list[str]):
     def build() -> None:
         calls.append(str(venv))
-        (venv / "bin").mkdir()
+        (venv / "bin").mkdir(parents=True)
         (venv / "bin" / "jupyter").write_text(f"#!{venv}/bin/python\nimport sys\n")
         (venv / "bin" / "python").symlink_to("/usr/bin/python3")
         (venv / "pyvenv.cfg").write_text(f"home = /usr/bin\ncommand = /usr/bin/python3 -m venv {venv}\n")
@@ -57,7 +51,7 @@ def test_constraints_file_named_by_the_environment_is_part_of_the_key(tmp_path):
 
 def test_built_once_then_copied_and_pointed_at_the_new_venv(cache, tmp_path):
     calls: list[str] = []
-    first, second = _venv(tmp_path / "one" / "venv"), _venv(tmp_path / "two" / "venv")
+    first, second = tmp_path / "one" / "venv", tmp_path / "two" / "venv"
     assert base_layers(first, "k" * 64, _builder(first, calls)) == "built"
     assert base_layers(second, "k" * 64, _builder(second, calls)) == "kept"
     assert calls == [str(first)]  # the second venv was not built
@@ -71,7 +65,7 @@ def test_built_once_then_copied_and_pointed_at_the_new_venv(cache, tmp_path):
 
 def test_another_key_replaces_the_kept_pair(cache, tmp_path):
     calls: list[str] = []
-    a, b = _venv(tmp_path / "a"), _venv(tmp_path / "b")
+    a, b = tmp_path / "a", tmp_path / "b"
     base_layers(a, "a" * 64, _builder(a, calls))
     base_layers(b, "b" * 64, _builder(b, calls))
     assert [p.name for p in cache.iterdir()] == ["b" * 64]
@@ -80,7 +74,7 @@ def test_another_key_replaces_the_kept_pair(cache, tmp_path):
 @pytest.mark.parametrize("why", ["incomplete", "old", "asked"])
 def test_built_again_when_incomplete_old_or_asked(cache, tmp_path, monkeypatch, why):
     calls: list[str] = []
-    first, second = _venv(tmp_path / "one"), _venv(tmp_path / "two")
+    first, second = tmp_path / "one", tmp_path / "two"
     base_layers(first, "k" * 64, _builder(first, calls))
     marker = cache / ("k" * 64) / "complete"
     if why == "incomplete":
