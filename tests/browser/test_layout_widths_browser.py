@@ -133,8 +133,7 @@ def all_widgets(browser, lab_server, timings):
 def _set_width(page, width: int, file_browser: bool) -> None:
     page.set_viewport_size({"width": width, "height": 1000})
     next_frames(page)
-    set_left_area(page, file_browser)
-    next_frames(page)  # ResizeObservers redraw on the next frame
+    set_left_area(page, file_browser)  # then waits the frames in which ResizeObservers redraw
 
 
 def test_weat_edit_latency(all_widgets, timings):
