@@ -58,6 +58,21 @@ def test_blocks_equal_the_formula_in_float64(block, with_bias) -> None:
     assert float(ours.mean()) <= float(theirs.mean())  # no float32 rounding of logsumexp or of the result
 
 
+@pytest.mark.parametrize(("scale", "shift", "every"), [(60.0, 0.0, 2), (1.0, 150.0, 2), (1.0, -150.0, 1),
+                                                       (1.0, -95.0, 1)])
+def test_rows_that_need_the_maximum_get_it(scale, shift, every) -> None:
+    """On the CPU a block's ``exp`` skips its maximum, and rows whose total overflows (logits past 88.7) or falls
+    below 1 (every logit far below 0: terms lost below float32's range, or all of them at -150) run again with
+    it: each row still equals the formula in float64. Half the rows are scaled, so both kinds share a tile."""
+    x, weight, bias, targets = _inputs(rows=40)
+    x[::2] *= scale
+    bias = bias + shift * (torch.arange(VOCAB) % every == 0)  # every entry, or half (then no row is uniform)
+    got = target_log_probs(x, weight, bias, targets, block=512)
+    want = _exact(x, weight, bias, targets)
+    assert bool(torch.isfinite(got).all())
+    torch.testing.assert_close(got, want, atol=2e-5 * float(want.abs().max() + 1), rtol=0)
+
+
 def test_float64_inputs_give_float64_log_softmax() -> None:
     x, weight, bias, targets = (t.double() if t.is_floating_point() else t for t in _inputs(rows=40))
     got = target_log_probs(x, weight, bias, targets, block=7)
@@ -189,8 +204,8 @@ def test_the_scorer_runs_the_head_once_per_queue_not_per_batch(monkeypatch) -> N
 
 
 def test_row_tiles_change_no_value(monkeypatch) -> None:
-    """The CPU path splits 300 rows into tiles of ROW_TILE (256 + 44): the same bits as one call of 300 rows
-    and as each row alone in its own call (so a row's value does not depend on the tiling)."""
+    """The CPU path splits 300 rows into equal tiles of at most ROW_TILE (150 + 150): the same bits as one call of
+    300 rows (so a row's value does not depend on the tiling)."""
     x, weight, bias, targets = _inputs(rows=300)
     tiled = target_log_probs(x, weight, bias, targets, block=512)
     monkeypatch.setattr(vocab_blocks, "ROW_TILE", 10**6)
