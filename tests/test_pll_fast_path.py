@@ -142,6 +142,40 @@ def test_first_layer_is_shared_across_copies(family, tokenizer) -> None:
     torch.testing.assert_close(got, want, atol=1e-5, rtol=1e-5)
 
 
+@pytest.mark.parametrize("family", ["bert", "albert"])
+def test_distinct_sentences_from_the_caller_give_the_same_bits(family, tokenizer) -> None:
+    """``padded_copies``' distinct sentences (first-appearance order) in place of ``torch.unique``'s (sorted):
+    the same layer-1 input, bit for bit, and the same as ``torch.where`` of every copy's rows (the composition
+    before the masked rows were overwritten in place)."""
+    from embias_widgets.models.language_models.batching import padded_copies
+
+    model = _model(family, tokenizer.vocab_size)
+    scorer = MaskedLMScorer(model, tokenizer, device="cpu", progress=False)
+    loop = scorer._head().encoder_loop(scorer.mask_id)
+    texts = [SENTENCES[3], SENTENCES[2]]  # reverse of sorted order, so the two orders differ
+    rows_py = [tuple(tokenizer(t)["input_ids"]) for t in texts for _ in range(3)]
+    copies = padded_copies(torch, rows_py, len(rows_py[0]), 0, "cpu")
+    assert copies.mask is None and copies.index.tolist() == [0, 0, 0, 1, 1, 1]
+    assert torch.equal(copies.sentences[copies.index], copies.ids)
+    rows, positions = torch.arange(6), torch.tensor([1, 2, 3] * 2)
+    masked = copies.ids.clone()
+    masked[rows, positions] = scorer.mask_id
+    with torch.inference_mode():
+        given = loop._first_layer_input(masked, copies.ids, (copies.sentences, copies.index))
+        found = loop._first_layer_input(masked, copies.ids)
+        each = loop._embed(masked).reshape(6 * masked.shape[1], -1)
+        first = loop.layers[0]
+        where = (masked != copies.ids).reshape(-1, 1)
+        x_m = loop._embed(torch.full_like(masked[:1], scorer.mask_id)).expand(6, -1, -1).reshape(where.shape[0], -1)
+        x_u = loop._embed(copies.sentences)[copies.index].reshape(where.shape[0], -1)
+        composed = torch.where(where, x_m, x_u)
+    for a, b in zip(given, found, strict=True):
+        assert torch.equal(a, b)
+    assert torch.equal(given[0], composed)
+    torch.testing.assert_close(given[0], each, atol=1e-6, rtol=0)
+    torch.testing.assert_close(given[1], loop._linear(each, first.qkv_weight, first.qkv_bias), atol=1e-5, rtol=0)
+
+
 @pytest.mark.parametrize("family", ["bert", "roberta", "albert"])
 def test_scores_do_not_depend_on_batch_mates(family, tokenizer) -> None:
     """One sentence scored alone, with other sentences of its length (shared batches) and of other lengths."""

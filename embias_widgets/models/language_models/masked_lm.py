@@ -185,8 +185,9 @@ class MaskedLMScorer(ScorerBase):
             queue = HeadQueue(split.log_probs, split.chunk)
             with inference(self.device, self.dtype), _progress(len(todo), self.progress, "masked copies") as bar:
                 for batch in batches:
-                    ids, mask = padded_copies(torch, [todo[k][0] for k in batch], widths[batch[0]], self.pad_id,
-                                              self.device)  # exact lengths: the width is every row's, no mask
+                    copies = padded_copies(torch, [todo[k][0] for k in batch], widths[batch[0]], self.pad_id,
+                                           self.device)  # exact lengths: the width is every row's, no mask
+                    ids, mask = copies.ids, copies.mask
                     inputs = {} if mask is None else {"attention_mask": mask}
                     pos = host_to(torch, torch.tensor([todo[k][1] for k in batch]), self.device)
                     rows = torch.arange(len(batch), device=self.device)
@@ -198,7 +199,8 @@ class MaskedLMScorer(ScorerBase):
                         at = host_to(torch, torch.tensor(more).t().contiguous(), self.device)
                         masked[at[0], at[1]] = self.mask_id
                     if loop is not None:  # first-layer sharing needs the unmasked copies
-                        states = loop.last_rows(masked, rows, pos, original=ids)
+                        states = loop.last_rows(masked, rows, pos, original=ids,
+                                                distinct=(copies.sentences, copies.index))
                     else:
                         states = (split.last_rows(masked, rows, pos, **inputs) if last_rows
                                   else split.hidden(masked)[0][rows, pos])
