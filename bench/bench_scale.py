@@ -36,6 +36,7 @@ from typing import Any
 
 from nli_common import ROOT, free_model, load_avg, minilm_cross_encoder  # sets sys.path and HF_HUB_OFFLINE
 
+from embias_widgets.models.language_models.copy_plan import CopyPlan
 from embias_widgets.models.language_models.vocab_blocks import target_log_probs as vocab_target_log_probs
 from embias_widgets.stimuli.nli_probes import PairSource
 
@@ -145,16 +146,16 @@ def bench_pll(n_sentences: int) -> dict[str, Any]:
 
     # the path before issue 29: the head without row tiles and with exp out of place, one tokenizer call per
     # sentence, and every masked copy's row converted from Python
-    batched, copies = masked_lm.tokenize_many, masked_lm.padded_copies
+    batched, copies = masked_lm.tokenize_many, CopyPlan.copies
     head_split.target_log_probs = _previous_target_log_probs
     masked_lm.tokenize_many = lambda tok, texts, **kw: [batched(tok, [t], **kw)[0] for t in texts]
-    masked_lm.padded_copies = lambda torch, rows, width, pad, device: _previous_copies(torch.tensor(rows))
+    CopyPlan.copies = _previous_copies
     try:
         base_s, _ = _timed(run, repeat=3)
         base_values = [s.log_probs for s in scorer.score_sentences(sentences)]
     finally:
         head_split.target_log_probs = vocab_target_log_probs
-        masked_lm.tokenize_many, masked_lm.padded_copies = batched, copies
+        masked_lm.tokenize_many, CopyPlan.copies = batched, copies
     z, buf = torch.randn(256, 1024), torch.empty(256, 1024)  # one L2-resident block, as the head uses
     t_exp, _ = _timed(lambda: torch.exp(z, out=buf), repeat=20)
     logits = head["rows"] * model.config.vocab_size
@@ -186,14 +187,16 @@ def _largest_diff(ours: list[Any], base: list[Any]) -> float:
     return float(np.nanmax(np.abs(a - b)))
 
 
-def _previous_copies(ids: Any) -> Any:
+def _previous_copies(plan: Any, torch: Any, batch: Any, device: Any) -> Any:
     """A batch's copies as before issue 29: every row converted from Python, the distinct sentences found again
-    by ``torch.unique`` (as the encoder loop did)."""
-    import torch
+    by ``torch.unique`` (as the encoder loop did), the positions from Python (exact lengths: no mask)."""
+    from embias_widgets.models.language_models.copy_plan import Copies
 
-    from embias_widgets.models.language_models.batching import Copies
-
-    return Copies(ids, None, *torch.unique(ids, dim=0, return_inverse=True))
+    keys = [(ids, r) for ids, rest in plan.groups for r in rest]
+    keys = [keys[k] for k in batch.tolist()]
+    ids = torch.tensor([k[0] for k in keys])
+    return Copies(ids, None, *torch.unique(ids, dim=0, return_inverse=True), torch.tensor([k[1][0] for k in keys]),
+                  None)
 
 
 def _previous_target_log_probs(x: Any, weight: Any, bias: Any, targets: Any, *, block: int = 1024) -> Any:
@@ -248,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", default="nli,pll,dask")
     ap.add_argument("--pairs", type=int, default=65536, help="pairs of our NLI run (the baseline: an eighth)")
-    ap.add_argument("--sentences", type=int, default=200)
+    ap.add_argument("--sentences", type=int, default=1000)
     ap.add_argument("--dask-pairs", type=int, default=32768)
     ap.add_argument("--chunk-size", type=int, default=2048)
     ap.add_argument("--json", action="store_true")

@@ -127,8 +127,8 @@ def test_cps_masks_only_shared_tokens_and_skips_the_ends(scorer, tokenizer) -> N
     (pair,) = scorer.score_pairs([(stereo, anti)], "cps")
     s_ids = tuple(tokenizer(stereo)["input_ids"])
     a_ids = tuple(tokenizer(anti)["input_ids"])
-    masked_stereo = {p for ids, p in scorer._masked if ids == s_ids}
-    masked_anti = {p for ids, p in scorer._masked if ids == a_ids}
+    masked_stereo = {p for (p,) in scorer._masked[s_ids]}  # the copies computed, per sentence
+    masked_anti = {p for (p,) in scorer._masked[a_ids]}
     # shared: [CLS] is a nurse . [SEP]; CrowS skips the first and last aligned positions
     assert sorted(masked_stereo) == [2, 3, 4, 5]
     assert sorted(masked_anti) == [2, 3, 6, 7]

@@ -144,20 +144,24 @@ def test_first_layer_is_shared_across_copies(family, tokenizer) -> None:
 
 @pytest.mark.parametrize("family", ["bert", "albert"])
 def test_distinct_sentences_from_the_caller_give_the_same_bits(family, tokenizer) -> None:
-    """``padded_copies``' distinct sentences (first-appearance order) in place of ``torch.unique``'s (sorted):
+    """The copy plan's distinct sentences (first-appearance order) in place of ``torch.unique``'s (sorted):
     the same layer-1 input, bit for bit, and the same as ``torch.where`` of every copy's rows (the composition
     before the masked rows were overwritten in place)."""
-    from embias_widgets.models.language_models.batching import padded_copies
+    from embias_widgets.models.language_models.copy_plan import CopyPlan
 
     model = _model(family, tokenizer.vocab_size)
     scorer = MaskedLMScorer(model, tokenizer, device="cpu", progress=False)
     loop = scorer._head().encoder_loop(scorer.mask_id)
     texts = [SENTENCES[3], SENTENCES[2]]  # reverse of sorted order, so the two orders differ
-    rows_py = [tuple(tokenizer(t)["input_ids"]) for t in texts for _ in range(3)]
-    copies = padded_copies(torch, rows_py, len(rows_py[0]), 0, "cpu")
-    assert copies.mask is None and copies.index.tolist() == [0, 0, 0, 1, 1, 1]
+    groups = [(tuple(tokenizer(t)["input_ids"]), [(1,), (2,), (3,)]) for t in texts]
+    plan = CopyPlan(groups, budget=10**6)
+    (batch,) = plan.batches
+    copies = plan.copies(torch, batch, "cpu")
+    assert copies.mask is None and copies.also is None and copies.index.tolist() == [0, 0, 0, 1, 1, 1]
     assert torch.equal(copies.sentences[copies.index], copies.ids)
-    rows, positions = torch.arange(6), torch.tensor([1, 2, 3] * 2)
+    assert copies.ids.tolist() == [list(ids) for ids, _ in groups for _ in range(3)]
+    assert copies.positions.tolist() == [1, 2, 3] * 2
+    rows, positions = torch.arange(6), copies.positions
     masked = copies.ids.clone()
     masked[rows, positions] = scorer.mask_id
     with torch.inference_mode():

@@ -1,10 +1,10 @@
-"""Batches of equal-length sequences under a token budget (no padding, so no row depends on its batch), and the
-masked copies' id tensors of a batch (exact length, or padded to a length bucket with an attention mask)."""
+"""Batches of equal-length sequences under a token budget (no padding, so no row depends on its batch), and
+host-to-device copies that do not wait (PLL's masked copies: :mod:`.copy_plan`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -45,36 +45,6 @@ def pack_lengths(lengths: np.ndarray, token_budget: int) -> list[np.ndarray]:
         rows = max(1, token_budget // max(int(ordered[lo]), 1))
         batches.extend(order[i : min(i + rows, hi)] for i in range(lo, hi, rows))
     return batches
-
-
-class Copies(NamedTuple):
-    """A batch of masked copies' ids before masking: ``ids[r] == sentences[index[r]]``."""
-
-    ids: Any  # (copies, width)
-    mask: Any  # (copies, width) attention mask, or None when every row fills the width
-    sentences: Any  # (distinct sentences, width), each once, in order of first appearance
-    index: Any  # (copies,): each copy's row of ``sentences``
-
-
-def padded_copies(torch: Any, rows: list[tuple[int, ...]], width: int, pad_id: int, device: Any) -> Copies:
-    """The ids (and attention mask) of a batch of masked copies, rows of up to ``width`` tokens padded on the
-    right with ``pad_id``; the mask is None when every row fills the width (an exact-length batch). Built from
-    each distinct sentence once: a batch holds one copy per masked position, so most rows repeat (converting every
-    Python row cost a tenth of a no-cost model's PLL run). The distinct sentences and each copy's index into them
-    come with the ids (the encoder loop shares layer 1 across a sentence's copies without finding them again)."""
-    distinct: dict[tuple[int, ...], int] = {}
-    which = [distinct.setdefault(row, len(distinct)) for row in rows]
-    lengths = np.array([len(row) for row in distinct], dtype=np.int64)
-    sentences = np.full((len(distinct), width), pad_id, dtype=np.int64)
-    filled = np.arange(width)[None, :] < lengths[:, None]
-    sentences[filled] = np.fromiter((t for row in distinct for t in row), dtype=np.int64, count=int(lengths.sum()))
-    index = host_to(torch, torch.tensor(which), device)  # the distinct sentences go over, copies are made there
-    on_device = host_to(torch, torch.from_numpy(sentences), device)
-    ids = on_device.index_select(0, index)  # index_select: 5x faster than ``on_device[index]``
-    if bool(filled.all()):
-        return Copies(ids, None, on_device, index)
-    return Copies(ids, host_to(torch, torch.from_numpy(filled.astype(np.int64)), device).index_select(
-        0, index), on_device, index)
 
 
 def host_to(torch: Any, tensor: Any, device: Any) -> Any:

@@ -32,7 +32,8 @@ import numpy as np
 
 from ..runtime import inference, input_length
 from .base import ScorerBase
-from .batching import check_pad_to, host_to, pack_by_length, padded_copies
+from .batching import check_pad_to, pack_by_length
+from .copy_plan import CopyPlan, copy_key
 from .head_split import HeadSplit, eager_attention
 from .scoring import MASKED_METRICS, PLL_WORD_L2R, PairScores, Tokenized, TokenScores, sentence_scores, with_modified
 from .tokens import encode_texts, modified_flags, shared_positions, tokenize_many
@@ -121,7 +122,7 @@ class MaskedLMScorer(ScorerBase):
         self.mask_id = int(tokenizer.mask_token_id)
         self.max_length = input_length(model, tokenizer)
         self._overlap = not str(self.device).startswith("cpu")  # PLL: tokenise while the device computes
-        self._masked: dict[tuple, float] = {}  # (ids, position[, also masked]) -> log P
+        self._masked: dict[tuple[int, ...], dict[tuple, float]] = {}  # ids -> (position[, also]) -> log P
         self._unmasked: dict[tuple[tuple[int, ...], bool], tuple[np.ndarray, np.ndarray | None]] = {}
 
     @property
@@ -167,52 +168,59 @@ class MaskedLMScorer(ScorerBase):
         """
         import torch
 
-        reqs = [(tuple(int(i) for i in ids), [int(p) for p in positions]) for ids, positions in requests]
-        extra = [[()] * len(pos) for _, pos in reqs] if also_masked is None else list(also_masked)
-        keys = [
-            [_copy_key(ids, p, more) for p, more in zip(positions, masks, strict=True)]
-            for (ids, positions), masks in zip(reqs, extra, strict=True)
-        ]
-        todo = sorted({key for row in keys for key in row} - self._masked.keys())
+        reqs = [(tuple(map(int, ids)), list(map(int, positions))) for ids, positions in requests]
+        if also_masked is None:
+            rests = [[(p,) for p in positions] for _, positions in reqs]
+        else:
+            rests = [[copy_key(p, more) for p, more in zip(positions, masks, strict=True)]
+                     for (_, positions), masks in zip(reqs, list(also_masked), strict=True)]
+        pending: dict[tuple[int, ...], set[tuple]] = {}  # per sentence (its ids hashed once), copies not cached
+        for (ids, _), rest in zip(reqs, rests, strict=True):
+            done = self._masked.get(ids, {})
+            pending.setdefault(ids, set()).update(r for r in rest if r not in done)
+        todo = [(ids, sorted(pending[ids])) for ids in sorted(pending) if pending[ids]]  # sorted: order-free
         if todo:
             split = self._head()
             last_rows = self.last_layer_rows and split.supports_last_rows
             padded = bool(self.pad_to) and last_rows  # length buckets: the last layer's rows take a mask
             loop = split.encoder_loop(self.mask_id) if last_rows and not padded else None
             budget = self.token_budget if split.split else max(1, self.token_budget // 8)
-            widths = [-(-len(key[0]) // self.pad_to) * self.pad_to if padded else len(key[0]) for key in todo]
-            batches = pack_by_length(widths, budget)
+            plan = CopyPlan(todo, budget=budget, pad_to=self.pad_to if padded else None, pad_id=self.pad_id)
+            total = len(plan.position)
             queue = HeadQueue(split.log_probs, split.chunk)
-            with inference(self.device, self.dtype), _progress(len(todo), self.progress, "masked copies") as bar:
-                for batch in batches:
-                    copies = padded_copies(torch, [todo[k][0] for k in batch], widths[batch[0]], self.pad_id,
-                                           self.device)  # exact lengths: the width is every row's, no mask
-                    ids, mask = copies.ids, copies.mask
-                    inputs = {} if mask is None else {"attention_mask": mask}
-                    pos = host_to(torch, torch.tensor([todo[k][1] for k in batch]), self.device)
+            with inference(self.device, self.dtype), _progress(total, self.progress, "masked copies") as bar:
+                for batch in plan.batches:
+                    copies = plan.copies(torch, batch, self.device)  # exact lengths: no mask
+                    ids, pos = copies.ids, copies.positions
+                    inputs = {} if copies.mask is None else {"attention_mask": copies.mask}
                     rows = torch.arange(len(batch), device=self.device)
                     targets = ids[rows, pos]
                     masked = ids.clone()
                     masked[rows, pos] = self.mask_id
-                    more = [(r, j) for r, k in enumerate(batch) for j in _also_masked(todo[k])]
-                    if more:
-                        at = host_to(torch, torch.tensor(more).t().contiguous(), self.device)
-                        masked[at[0], at[1]] = self.mask_id
+                    if copies.also is not None:
+                        masked[copies.also[0], copies.also[1]] = self.mask_id
                     if loop is not None:  # first-layer sharing needs the unmasked copies
                         states = loop.last_rows(masked, rows, pos, original=ids,
                                                 distinct=(copies.sentences, copies.index))
                     else:
                         states = (split.last_rows(masked, rows, pos, **inputs) if last_rows
                                   else split.hidden(masked)[0][rows, pos])
-                    queue.add([todo[k] for k in batch], states, targets)
+                    queue.add(batch.tolist(), states, targets)
                     self.forward_passes += 1
                     bar.update(len(batch))
                 if meanwhile is not None:
                     meanwhile()
-                self._masked.update(queue.flush())
+                values = np.empty(total)  # by copy number, then into each sentence's cache
+                numbers, got = zip(*queue.flush(), strict=True)
+                values[list(numbers)] = got
+                ends = np.cumsum([len(rest) for _, rest in todo]).tolist()
+                for (ids, rest), end in zip(todo, ends, strict=True):
+                    self._masked.setdefault(ids, {}).update(zip(rest, values[end - len(rest) : end].tolist(),
+                                                                strict=True))
         elif meanwhile is not None:
             meanwhile()
-        return [np.array([self._masked[key] for key in row]) for row in keys]
+        caches = [self._masked[ids] for ids, _ in reqs]
+        return [np.array([cache[r] for r in rest]) for cache, rest in zip(caches, rests, strict=True)]
 
     # -- unmasked passes -------------------------------------------------------------------------------
     def unmasked_log_probs(
@@ -376,16 +384,6 @@ class MaskedLMScorer(ScorerBase):
 
 
 # -- helpers ---------------------------------------------------------------------------------------------
-def _copy_key(ids: tuple[int, ...], position: int, also: Sequence[int]) -> tuple:
-    """A masked copy's cache key: ``(ids, position)``, or ``(ids, position, also masked)`` when the copy
-    masks more (a PLL-word-l2r copy that masks one token is PLL's copy, computed once)."""
-    return (ids, position, tuple(int(j) for j in also)) if len(also) else (ids, position)
-
-
-def _also_masked(key: tuple) -> tuple[int, ...]:
-    return key[2] if len(key) > 2 else ()
-
-
 def _check_metric(metric: str) -> None:
     if metric not in MASKED_METRICS:
         raise ValueError(f"`metric` must be one of {MASKED_METRICS}, got {metric!r}")
