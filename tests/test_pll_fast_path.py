@@ -142,6 +142,35 @@ def test_first_layer_is_shared_across_copies(family, tokenizer) -> None:
     torch.testing.assert_close(got, want, atol=1e-5, rtol=1e-5)
 
 
+@pytest.mark.parametrize("family", ["bert", "roberta", "albert"])
+def test_embeddings_by_hand_are_the_modules_bits(family, tokenizer) -> None:
+    """The loop's embeddings (word + type 0, + position, layer norm) equal the model's embedding module bit for
+    bit; RoBERTa's positions start after the padding id, and a row holding padding goes through the module."""
+    from embias_widgets.models.language_models.encoder_loop import embedding_positions
+
+    model = _model(family, tokenizer.vocab_size)
+    scorer = MaskedLMScorer(model, tokenizer, device="cpu", progress=False)
+    loop = scorer._head().encoder_loop(scorer.mask_id)
+    emb = model.base_model.embeddings
+    assert loop.positions == embedding_positions(emb) == ((1, 0) if family == "roberta" else (0, None))
+    ids = torch.tensor([tokenizer(t)["input_ids"] for t in SENTENCES[2:]])
+    calls: list[int] = []
+    handle = emb.register_forward_hook(lambda *args: calls.append(1))
+    try:
+        with torch.inference_mode():
+            got = loop._embed(ids)
+            assert not calls  # by hand
+            want = emb(input_ids=ids)
+            want = loop.project(want) if loop.project is not None else want
+            assert torch.equal(got, want)
+            if family == "roberta":
+                padded = ids.clone()
+                padded[0, -1] = 0
+                assert torch.equal(loop._embed(padded), emb(input_ids=padded)) and len(calls) == 3
+    finally:
+        handle.remove()
+
+
 @pytest.mark.parametrize("family", ["bert", "albert"])
 def test_distinct_sentences_from_the_caller_give_the_same_bits(family, tokenizer) -> None:
     """The copy plan's distinct sentences (first-appearance order) in place of ``torch.unique``'s (sorted):

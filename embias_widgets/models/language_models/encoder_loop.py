@@ -75,6 +75,29 @@ def _layer(query: Any, key: Any, value: Any, heads: int, size: int, scaling: flo
     return LoopLayer(weight, bias, heads, size, scaling, dense, norm, inner, act, fused, out_dense, out_norm)
 
 
+def embedding_positions(emb: Any) -> tuple[int, int | None] | None:
+    """``(first position, padding id)`` of BERT-, ALBERT- or RoBERTa-shaped embeddings that add word, type-0 and
+    absolute position rows and normalise (Devlin et al. 2019; RoBERTa's positions start after the padding id and
+    skip padding, so its id comes along; None for BERT's), or None for any other layout."""
+    import torch
+
+    parts = ("word_embeddings", "token_type_embeddings", "position_embeddings", "LayerNorm")
+    if not all(isinstance(getattr(emb, n, None), torch.nn.Embedding | torch.nn.LayerNorm) for n in parts):
+        return None
+    if getattr(emb.word_embeddings, "max_norm", None) is not None or emb.training:
+        return None
+    types = getattr(emb, "token_type_ids", None)
+    if types is not None and bool(types.any()):
+        return None
+    if hasattr(emb, "create_position_ids_from_input_ids"):  # RoBERTa, XLM-R, CamemBERT
+        pad = getattr(emb, "padding_idx", None)
+        return None if pad is None else (int(pad) + 1, int(pad))
+    ids = getattr(emb, "position_ids", None)
+    if ids is None or not torch.equal(ids.reshape(-1).cpu(), torch.arange(ids.numel())):
+        return None
+    return 0, None
+
+
 def _bert_layers(base: Any) -> list[LoopLayer] | None:
     config = base.config
     if getattr(config, "position_embedding_type", "absolute") not in (None, "absolute"):
@@ -125,6 +148,7 @@ class EncoderLoop:
         self.layers = layers
         self.project = project  # ALBERT's embedding -> hidden projection
         self.onednn = bool(torch.backends.mkldnn.is_available()) and hasattr(torch.ops.mkldnn, "_linear_pointwise")
+        self.positions = embedding_positions(base.embeddings)
 
     @classmethod
     def build(cls, base: Any, probe_ids: Any, mask_id: int, reference: Callable[..., Any]) -> EncoderLoop | None:
@@ -183,7 +207,20 @@ class EncoderLoop:
         return self._last_layer(self.layers[-1], x, n_rows, length, rows, positions, qkv)
 
     def _embed(self, ids: Any) -> Any:
-        states = self.base.embeddings(input_ids=ids)
+        """The model's embeddings of ``ids``: ``LN((word + type 0) + position)`` by hand where
+        :func:`embedding_positions` knows the layout (the same operations in the same order: the same bits, without
+        the module's dozen calls per batch), else the module itself."""
+        import torch
+
+        emb = self.base.embeddings
+        start, pad = self.positions if self.positions is not None else (None, None)
+        if start is None or (pad is not None and bool((ids == pad).any())):  # padding moves RoBERTa's positions
+            states = emb(input_ids=ids)
+        else:
+            x = torch.nn.functional.embedding(ids, emb.word_embeddings.weight) + emb.token_type_embeddings.weight[0]
+            x = x + emb.position_embeddings.weight[start : start + ids.shape[1]]
+            norm = emb.LayerNorm
+            states = torch.nn.functional.layer_norm(x, norm.normalized_shape, norm.weight, norm.bias, norm.eps)
         return self.project(states) if self.project is not None else states
 
     def _first_layer_input(self, ids: Any, original: Any, distinct: tuple[Any, Any] | None = None
