@@ -73,6 +73,19 @@ def test_rows_that_need_the_maximum_get_it(scale, shift, every) -> None:
     torch.testing.assert_close(got, want, atol=2e-5 * float(want.abs().max() + 1), rtol=0)
 
 
+def test_bias_folded_into_the_gemm_changes_no_value(monkeypatch) -> None:
+    """At most FOLDED_BIAS_WIDTH wide (48 here) the CPU path multiplies ``[x, 1]`` by ``[W, b]``: the same values
+    as adding the bias after the GEMM (bit for bit with this machine's MKL, which adds the bias last either
+    way; asserted to float32 rounding, as another BLAS may order the sum otherwise)."""
+    x, weight, bias, targets = _inputs(rows=120)
+    assert x.shape[1] <= vocab_blocks.FOLDED_BIAS_WIDTH
+    folded = target_log_probs(x, weight, bias, targets, block=512)
+    monkeypatch.setattr(vocab_blocks, "FOLDED_BIAS_WIDTH", 0)
+    added = target_log_probs(x, weight, bias, targets, block=512)
+    torch.testing.assert_close(folded, added, atol=1e-6 * float(added.abs().max()), rtol=0)
+    torch.testing.assert_close(folded, _exact(x, weight, bias, targets), atol=1e-5, rtol=0)
+
+
 def test_float64_inputs_give_float64_log_softmax() -> None:
     x, weight, bias, targets = (t.double() if t.is_floating_point() else t for t in _inputs(rows=40))
     got = target_log_probs(x, weight, bias, targets, block=7)
