@@ -86,6 +86,21 @@ def test_bias_folded_into_the_gemm_changes_no_value(monkeypatch) -> None:
     torch.testing.assert_close(folded, _exact(x, weight, bias, targets), atol=1e-5, rtol=0)
 
 
+def test_folded_weight_follows_in_place_updates() -> None:
+    """``[W, b]`` is kept between calls, and made anew when either tensor changes in place (a fine-tuning step)
+    or another bias comes with the same weight: every call equals the formula for the tensors as they are then."""
+    x, weight, bias, targets = _inputs(rows=60)
+    weight, bias = torch.nn.Parameter(weight), torch.nn.Parameter(bias)  # the objects a model's decoder holds
+    other = bias.detach() * 0 + 3.0 * (torch.arange(VOCAB) % 3 == 0)
+    with torch.no_grad():
+        for step in range(5):
+            b = other if step == 4 else bias
+            got = target_log_probs(x, weight, b, targets, block=512)
+            assert vocab_blocks._FOLDED[id(weight)][1] is b
+            torch.testing.assert_close(got, _exact(x, weight.detach(), b.detach(), targets), atol=1e-5, rtol=0)
+            (bias if step % 2 else weight).mul_(1.5)
+
+
 def test_float64_inputs_give_float64_log_softmax() -> None:
     x, weight, bias, targets = (t.double() if t.is_floating_point() else t for t in _inputs(rows=40))
     got = target_log_probs(x, weight, bias, targets, block=7)

@@ -30,6 +30,7 @@ explicitly (no hook on the model).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 #: Vocabulary entries per block: 1,024 x 384-wide rows of W are 1.5 MiB, and 256 rows of 1,024 logits are
@@ -45,8 +46,11 @@ BLOCK = 1024
 ROW_TILE = 256
 #: Widest decoder input whose bias joins the GEMM on the CPU (``[x, 1] [W, b]^T``, a copy of ``[W, b]`` per call):
 #: at 16 wide adding the bias was a third of the GEMM's time (0.81 -> 0.60 ns a logit with the bias folded in,
-#: the same bits here: MKL adds the 17th product last, as it adds the bias after the 16).
+#: the same bits here: MKL adds the 17th product last, as it adds the bias after the 16). ``[W, b]`` is kept while
+#: neither tensor changes (:func:`_folded`).
 FOLDED_BIAS_WIDTH = 64
+#: ``id(W) -> (weak reference to W, b, their versions, [W, b])`` (:func:`_folded`).
+_FOLDED: dict[int, tuple[Any, Any, tuple[int, int], Any]] = {}
 #: Dtypes whose blocks skip the maximum on the CPU (``exp`` overflows past 88.7 in these, 11.1 in float16).
 UNSHIFTED_DTYPES = ("float32", "float64", "bfloat16")
 
@@ -109,7 +113,7 @@ def target_log_probs(x: Any, weight: Any, bias: Any, targets: Any, *, block: int
     rows = x.shape[0]
     step = max(1, int(block))
     if bias is not None and x.device.type == "cpu" and 0 < x.shape[1] <= FOLDED_BIAS_WIDTH:
-        weight = torch.cat([weight, bias[:, None].to(weight.dtype)], dim=1)  # z = [x, 1] [W, b]^T: one pass
+        weight = _folded(weight, bias)  # z = [x, 1] [W, b]^T: one pass
         x, bias = torch.cat([x, x.new_ones(rows, 1)], dim=1), None
     tile = max(rows, 1)
     if x.device.type == "cpu":  # row tiles: a block's logits stay in L2; equal ones (600 rows: 3 x 200, not
@@ -120,6 +124,23 @@ def target_log_probs(x: Any, weight: Any, bias: Any, targets: Any, *, block: int
     if not parts:
         return torch.empty(0, dtype=torch.float64, device=x.device)
     return parts[0] if len(parts) == 1 else torch.cat(parts)
+
+
+def _folded(weight: Any, bias: Any) -> Any:
+    """``[W, b]``, kept per decoder weight while neither tensor changes (same objects, same version counters:
+    an in-place update of either, a fine-tuning step, makes it anew); dropped with the weight."""
+    import torch
+
+    try:
+        versions = (weight._version, bias._version)
+    except RuntimeError:  # inference tensors keep no version counter: made for this call
+        return torch.cat([weight, bias[:, None].to(weight.dtype)], dim=1)
+    key = id(weight)
+    kept = _FOLDED.get(key)
+    if kept is None or kept[0]() is not weight or kept[1] is not bias or kept[2] != versions:
+        gone = weakref.ref(weight, lambda _, key=key: _FOLDED.pop(key, None))
+        kept = _FOLDED[key] = (gone, bias, versions, torch.cat([weight, bias[:, None].to(weight.dtype)], dim=1))
+    return kept[3]
 
 
 def _tile_log_probs(x: Any, weight: Any, bias: Any, targets: Any, step: int, buffer: Any, *,
@@ -135,11 +156,14 @@ def _tile_log_probs(x: Any, weight: Any, bias: Any, targets: Any, step: int, buf
     n_blocks = -(-vocab // step)
     maxes = torch.empty(n_blocks, rows, dtype=x.dtype, device=x.device) if shift else None
     sums = torch.empty(n_blocks, rows, dtype=x.dtype, device=x.device)
-    picked = torch.empty(rows, dtype=x.dtype, device=x.device)
-    # rows grouped by their target's block once (a common word's block holds most targets; most blocks none)
+    # rows grouped by their target's block once (a common word's block holds most targets; most blocks none),
+    # each target's place in its block's flat logits, so a block's targets are one index_select
     which = torch.div(targets, step, rounding_mode="floor")
     order = torch.argsort(which, stable=True)
     ends = torch.bincount(which, minlength=n_blocks).cumsum(0).tolist()
+    width = torch.clamp(vocab - which * step, max=step)  # each target's block width (the last is ragged)
+    flat = (torch.arange(rows, device=x.device) * width + targets - which * step)[order]
+    picked_in_order = torch.empty(rows, dtype=x.dtype, device=x.device)
     for c, lo in enumerate(range(0, vocab, step)):
         hi = min(vocab, lo + step)
         z = buffer[: rows * (hi - lo)].view(rows, hi - lo)
@@ -149,13 +173,14 @@ def _tile_log_probs(x: Any, weight: Any, bias: Any, targets: Any, step: int, buf
             torch.addmm(bias[lo:hi], x, weight[lo:hi].t(), out=z)
         start = ends[c - 1] if c else 0
         if ends[c] > start:
-            here = order[start : ends[c]]
-            picked[here] = z[here, targets[here] - lo]
+            torch.index_select(z.view(-1), 0, flat[start : ends[c]], out=picked_in_order[start : ends[c]])
         if maxes is not None:
             top = torch.amax(z, dim=1, keepdim=True)
             maxes[c] = top[:, 0]
             z.sub_(top)  # in place: the same values as exp(z - top)
         torch.sum(z.exp_(), dim=1, out=sums[c])
+    picked = torch.empty_like(picked_in_order)
+    picked[order] = picked_in_order
     s_c = sums.t().contiguous().double()
     if maxes is not None:
         m_c = maxes.t().contiguous().double()
