@@ -232,9 +232,10 @@ def test_the_scorer_runs_the_head_once_per_queue_not_per_batch(monkeypatch) -> N
 
 
 def test_row_tiles_change_no_value(monkeypatch) -> None:
-    """The CPU path splits 300 rows into equal tiles of at most ROW_TILE (150 + 150): the same bits as one call of
-    300 rows (so a row's value does not depend on the tiling)."""
-    x, weight, bias, targets = _inputs(rows=300)
+    """The CPU path splits 500 rows into equal tiles of at most ROW_TILE (250 + 250): the same bits as one call of
+    500 rows (so a row's value does not depend on the tiling)."""
+    assert 250 <= vocab_blocks.ROW_TILE < 500
+    x, weight, bias, targets = _inputs(rows=500)
     tiled = target_log_probs(x, weight, bias, targets, block=512)
     monkeypatch.setattr(vocab_blocks, "ROW_TILE", 10**6)
     whole = target_log_probs(x, weight, bias, targets, block=512)

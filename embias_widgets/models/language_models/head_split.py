@@ -104,8 +104,10 @@ class HeadSplit:
         cpu = targets.device.type == "cpu"
         out = torch.empty(targets.shape[0], dtype=torch.float64 if cpu else torch.float32, device=targets.device)
         rows_of = self._blocked if self.vocab_blocks(states) else self._whole
-        for start in range(0, targets.shape[0], self.chunk):
-            stop = min(start + self.chunk, targets.shape[0])
+        rows = targets.shape[0]
+        size = -(-rows // -(-rows // self.chunk)) if rows else 1  # equal chunks: 600 rows as 2 x 300, not 549 + 51
+        for start in range(0, rows, size):
+            stop = min(start + size, rows)
             out[start:stop] = rows_of(states[start:stop], targets[start:stop])
         return out
 

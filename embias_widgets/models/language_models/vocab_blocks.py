@@ -38,12 +38,12 @@ from typing import Any
 #: 100 and 611 rows (30k x 384 and 50k x 768 decoders); a fixed size keeps a row's blocks the same whatever
 #: its batch-mates.
 BLOCK = 1024
-#: Rows per tile on the CPU: 256 rows of a block's 1,024 logits are 1 MiB. The head queue hands over 500-600
-#: rows at once (30k vocabularies); as one tile, a block's logits (2.2 MiB) left L2 between the GEMM that
-#: writes them and the max, exp and sum that read them: 1.85 ns a logit against 1.2 in tiles on the
-#: 16-wide bench model, where those passes, not the GEMM, cost most. Each row's blocks and values are the same.
-#: Rows are split into equal tiles of at most this many.
-ROW_TILE = 256
+#: Most rows per tile on the CPU (rows are split into equal tiles of at most this many): 384 rows of a block's
+#: 1,024 logits are 1.5 MiB. As one tile of 550-600 rows, a block's logits (2.2 MiB) left L2 between the GEMM
+#: that writes them and the exp and sum that read them; small tiles pay each block's calls for fewer rows. On
+#: the 16-wide bench model, ns a logit by tile: 128 rows 0.75, 192 0.66, 256-384 0.62-0.64, 448 0.67. Each
+#: row's blocks and values are the same whatever the tiling.
+ROW_TILE = 384
 #: Widest decoder input whose bias joins the GEMM on the CPU (``[x, 1] [W, b]^T``, a copy of ``[W, b]`` per call):
 #: at 16 wide adding the bias was a third of the GEMM's time (0.81 -> 0.60 ns a logit with the bias folded in,
 #: the same bits here: MKL adds the 17th product last, as it adds the bias after the 16). ``[W, b]`` is kept while
