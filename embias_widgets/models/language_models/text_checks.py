@@ -14,6 +14,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
+from operator import not_
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -62,18 +64,21 @@ def check_tokenizer(tokenizer: Any, name: str, path: str | Path | None = None) -
 
 class ControlTokens(NamedTuple):
     """A tokenizer's control tokens as :func:`unscorable_reason` looks for them: their ids (the unknown token's
-    left out) and their written forms of more than two characters, lowercased."""
+    left out), their written forms of more than two characters, lowercased, and the unknown token's id (None
+    when it has none)."""
 
     ids: frozenset[int]
     written: tuple[tuple[str, str], ...]  # (token, token.lower())
+    unk: int | None = None
 
 
 def control_tokens(tokenizer: Any) -> ControlTokens:
     """:class:`ControlTokens` of ``tokenizer`` as it is now (read once per batch of texts: transformers builds
     ``all_special_tokens`` anew on every access, which cost a third of a no-cost model's PLL run per sentence)."""
-    ids = frozenset(getattr(tokenizer, "all_special_ids", ()) or ()) - {getattr(tokenizer, "unk_token_id", None)}
+    unk = getattr(tokenizer, "unk_token_id", None)  # a property that looks the token up on every read
+    ids = frozenset(getattr(tokenizer, "all_special_ids", ()) or ()) - {unk}
     written = tuple((t, t.lower()) for t in getattr(tokenizer, "all_special_tokens", ()) or () if len(t) > 2)
-    return ControlTokens(ids, written)
+    return ControlTokens(ids, written, unk)
 
 
 def unscorable_reason(tokenizer: Any, text: str, ids: Sequence[int], special: Sequence[bool],
@@ -81,7 +86,10 @@ def unscorable_reason(tokenizer: Any, text: str, ids: Sequence[int], special: Se
     """Why ``text`` (tokenised as ``ids``, ``special`` marking the tokens the tokenizer added) cannot be
     scored: typed control tokens (read as such, or written out as ``[MASK]``, ``<s>`` in any case), or unknown
     tokens only; ``""`` when it can. ``controls``: :func:`control_tokens` of ``tokenizer`` (read once per batch)."""
-    typed = [i for i, s in zip(ids, special, strict=True) if not s and i in controls.ids]
+    if len(ids) != len(special):
+        raise ValueError(f"{len(ids)} token ids but {len(special)} special-token flags")
+    content = list(compress(ids, map(not_, special)))  # the tokens the tokenizer did not add
+    typed = [] if controls.ids.isdisjoint(content) else [i for i in content if i in controls.ids]
     names = list(dict.fromkeys(tokenizer.convert_ids_to_tokens(typed))) if typed else []
     lowered = text.lower()  # lowercasing (CrowS-Pairs on uncased models) turns [MASK] into "[ mask ]": same intent
     names += [t for t, low in controls.written if t not in names and low in lowered]
@@ -92,7 +100,7 @@ def unscorable_reason(tokenizer: Any, text: str, ids: Sequence[int], special: Se
                 f"model reads {'them' if several else 'it'} as a mask, separator or padding, not as words, so the "
                 "sentence is not scored; reword or remove "
                 f"{'them' if several else 'it'}")
-    if _unknown_only(tokenizer, ids, special):
+    if controls.unk is not None and content and content.count(controls.unk) == len(content):  # unknown only
         return (f"the model sees {text!r} only as unknown tokens ({tokenizer.unk_token}): its likelihood says "
                 "nothing about its words, so the sentence is not scored (its pair is left out of n)")
     return ""

@@ -64,24 +64,39 @@ def tokenize_many(tokenizer: Any, texts: Sequence[str], *, lowercase: bool, max_
         return []
     model_texts, enc, offsets = encoded or encode_texts(tokenizer, texts, lowercase=lowercase)
     controls = control_tokens(tokenizer)
+    rust = getattr(enc, "encodings", None) or None  # a fast tokenizer's encodings hold each text's tokens
+    unk = getattr(tokenizer, "unk_token_id", None)
     return [
         _tokenized(tokenizer, text, model_text, enc["input_ids"][k], enc["special_tokens_mask"][k],
                    None if offsets is None else offsets[k], word_ids_from_encoding(enc, enc["special_tokens_mask"][k],
                                                                                    batch_index=k),
-                   max_length, controls)
+                   max_length, controls, None if rust is None else _encoding_tokens(tokenizer, rust[k], unk))
         for k, (text, model_text) in enumerate(zip(texts, model_texts, strict=True))
     ]
 
 
+def _encoding_tokens(tokenizer: Any, encoding: Any, unk: int | None) -> tuple[str, ...]:
+    """``tokenizer.convert_ids_to_tokens(ids)`` from a fast tokenizer's encoding (no call per token): its token
+    strings, except that a unigram model (SentencePiece) writes an unknown piece as the text it covers, where
+    the vocabulary names it by the unknown token (tested against ``convert_ids_to_tokens`` for WordPiece,
+    byte-level BPE, SentencePiece BPE and unigram)."""
+    tokens = tuple(encoding.tokens)
+    if unk is not None and unk in encoding.ids:
+        name = tokenizer.unk_token
+        tokens = tuple(name if i == unk else t for i, t in zip(encoding.ids, tokens, strict=True))
+    return tokens
+
+
 def _tokenized(tokenizer: Any, text: str, model_text: str, input_ids: Sequence[int], special_mask: Sequence[int],
                offsets: Any, words: tuple[int | None, ...] | None, max_length: int | None,
-               controls: ControlTokens) -> Tokenized:
-    ids = tuple(int(i) for i in input_ids)
-    special = tuple(bool(s) for s in special_mask)
+               controls: ControlTokens, tokens: tuple[str, ...] | None = None) -> Tokenized:
+    ids = tuple(map(int, input_ids))
+    special = tuple(map(bool, special_mask))
     reason = unscorable_reason(tokenizer, text, ids, special, controls)  # typed control tokens, unknown only
     if reason:
         raise ValueError(reason)
-    tokens = tuple(tokenizer.convert_ids_to_tokens(list(ids)))
+    if tokens is None:
+        tokens = tuple(tokenizer.convert_ids_to_tokens(list(ids)))
     if max_length is not None and len(ids) > max_length:
         raise ValueError(
             f"{text[:60]!r}... has {len(ids)} tokens but the model takes at most {max_length}: "
@@ -117,16 +132,20 @@ def _display_pieces(
     pieces: list[str] = []
     spaces: list[bool] = []
     prev_end: int | None = None
-    for i, token in enumerate(tokens):
-        if special[i]:
-            pieces.append(token)
-            spaces.append(bool(pieces[:-1]))
-            continue
-        if offsets is not None:
-            start, end = (int(x) for x in offsets[i])
+    if offsets is not None:  # each piece as the text writes it; a space before it where the text has a gap
+        for token, is_special, (start, end) in zip(tokens, special, offsets, strict=True):
+            if is_special:
+                spaces.append(bool(pieces))
+                pieces.append(token)
+                continue
             pieces.append(text[start:end] or token)
             spaces.append(prev_end is not None and start > prev_end)
             prev_end = end
+        return tuple(pieces), tuple(spaces)
+    for i, token in enumerate(tokens):
+        if special[i]:
+            spaces.append(bool(pieces))
+            pieces.append(token)
             continue
         word_start = not token.startswith("##")
         clean = token.removeprefix("##").lstrip("Ġ▁")
