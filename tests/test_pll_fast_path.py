@@ -173,9 +173,9 @@ def test_embeddings_by_hand_are_the_modules_bits(family, tokenizer) -> None:
 
 @pytest.mark.parametrize("family", ["bert", "albert"])
 def test_distinct_sentences_from_the_caller_give_the_same_bits(family, tokenizer) -> None:
-    """The copy plan's distinct sentences (first-appearance order) in place of ``torch.unique``'s (sorted):
-    the same layer-1 input, bit for bit, and the same as ``torch.where`` of every copy's rows (the composition
-    before the masked rows were overwritten in place)."""
+    """The copy plan's distinct sentences (first-appearance order) in place of ``torch.unique``'s (sorted), and
+    the masked places from the caller in place of comparing the ids: the same layer-1 input, bit for bit, and the
+    same as ``torch.where`` of every copy's rows (the composition before the masked rows were overwritten)."""
     from embias_widgets.models.language_models.copy_plan import CopyPlan
 
     model = _model(family, tokenizer.vocab_size)
@@ -196,14 +196,16 @@ def test_distinct_sentences_from_the_caller_give_the_same_bits(family, tokenizer
     with torch.inference_mode():
         given = loop._first_layer_input(masked, copies.ids, (copies.sentences, copies.index))
         found = loop._first_layer_input(masked, copies.ids)
+        flat = rows * masked.shape[1] + positions  # the masked places as the scorer passes them
+        told = loop._first_layer_input(masked, copies.ids, (copies.sentences, copies.index), (flat, scorer.mask_id))
         each = loop._embed(masked).reshape(6 * masked.shape[1], -1)
         first = loop.layers[0]
         where = (masked != copies.ids).reshape(-1, 1)
         x_m = loop._embed(torch.full_like(masked[:1], scorer.mask_id)).expand(6, -1, -1).reshape(where.shape[0], -1)
         x_u = loop._embed(copies.sentences)[copies.index].reshape(where.shape[0], -1)
         composed = torch.where(where, x_m, x_u)
-    for a, b in zip(given, found, strict=True):
-        assert torch.equal(a, b)
+    for a, b, c in zip(given, found, told, strict=True):
+        assert torch.equal(a, b) and torch.equal(a, c)
     assert torch.equal(given[0], composed)
     torch.testing.assert_close(given[0], each, atol=1e-6, rtol=0)
     torch.testing.assert_close(given[1], loop._linear(each, first.qkv_weight, first.qkv_bias), atol=1e-5, rtol=0)

@@ -191,16 +191,18 @@ class EncoderLoop:
 
     # -- the pass ------------------------------------------------------------------------------------------
     def last_rows(self, ids: Any, rows: Any, positions: Any, *, original: Any = None,
-                  distinct: tuple[Any, Any] | None = None) -> Any:
+                  distinct: tuple[Any, Any] | None = None, masked_at: tuple[Any, int] | None = None) -> Any:
         """Hidden states of the last layer at ``(rows, positions)`` for a ``(copies, length)`` batch ``ids``.
 
         ``original``: the same batch before masking (per row, the sentence the copy was made from); with it,
         embeddings and layer 1's Q/K/V are computed once per distinct sentence (first-layer sharing).
         ``distinct``: ``(sentences, index)`` with ``original == sentences[index]`` where the caller knows them
-        (:class:`~.batching.Copies`), else ``torch.unique`` finds them.
+        (:class:`~.copy_plan.Copies`), else ``torch.unique`` finds them. ``masked_at``: ``(flat, mask id)``
+        where the caller knows them: every masked token's place in the flat ``(copies x length)`` ids, all
+        masked with that one id (else they are found by comparing ``ids`` with ``original``).
         """
         n_rows, length = ids.shape
-        x, qkv = self._first_layer_input(ids, original, distinct)
+        x, qkv = self._first_layer_input(ids, original, distinct, masked_at)
         for layer in self.layers[:-1]:
             x = self._layer(layer, x, n_rows, length, qkv)
             qkv = None
@@ -223,8 +225,8 @@ class EncoderLoop:
             states = torch.nn.functional.layer_norm(x, norm.normalized_shape, norm.weight, norm.bias, norm.eps)
         return self.project(states) if self.project is not None else states
 
-    def _first_layer_input(self, ids: Any, original: Any, distinct: tuple[Any, Any] | None = None
-                           ) -> tuple[Any, Any]:
+    def _first_layer_input(self, ids: Any, original: Any, distinct: tuple[Any, Any] | None = None,
+                           masked_at: tuple[Any, int] | None = None) -> tuple[Any, Any]:
         """``(x, qkv)`` for layer 1, flat ``(copies x length, ...)``; shared across copies of one sentence."""
         import torch
 
@@ -239,23 +241,30 @@ class EncoderLoop:
             sentences, which = distinct
         if sentences.shape[0] * 2 > n_rows:  # few copies per sentence: sharing would not pay
             return self._first_layer_input(ids, None)
-        changed = ids != original
-        mask_row = ids.masked_fill(~changed, -1).amax(0, keepdim=True)  # the masking token at each position
         pad = getattr(self.base.config, "pad_token_id", None)
-        if (not bool(changed.any()) or bool((changed & (ids != mask_row)).any())
-                or (pad is not None and bool((original == pad).any()))):
-            return self._first_layer_input(ids, None)  # several masking tokens, or padding (RoBERTa positions)
-        # the masking token where no copy masks (not padding, so RoBERTa's positions count as in every copy)
-        fill = torch.where(mask_row >= 0, mask_row, mask_row.max())
+        if pad is not None and bool((sentences == pad).any()):
+            return self._first_layer_input(ids, None)  # padding (RoBERTa's positions skip it)
+        if masked_at is not None:
+            flat, mask_id = masked_at
+            fill = torch.full((1, length), int(mask_id), dtype=ids.dtype, device=ids.device)
+        else:
+            changed = (ids != original).reshape(-1)
+            mask_row = ids.masked_fill(~changed.view(n_rows, length), -1).amax(0, keepdim=True)  # each position's
+            if not bool(changed.any()) or bool((changed & (ids != mask_row).reshape(-1)).any()):  # masking token
+                return self._first_layer_input(ids, None)  # several masking tokens
+            flat = changed.nonzero()[:, 0]
+            fill = torch.where(mask_row >= 0, mask_row, mask_row.max())  # the masking token where no copy masks
         x_u, x_m = self._embed(sentences), self._embed(fill)  # (sentences, L, h), (1, L, h)
         qkv_u = self._linear(x_u, first.qkv_weight, first.qkv_bias)
         qkv_m = self._linear(x_m, first.qkv_weight, first.qkv_bias)
-        at = changed.nonzero(as_tuple=True)  # (copy, position) of every masked token
         # each copy's sentence (index_select: a sixth of the time of ``x_u[which]``, the same copy), then its
-        # masked rows overwritten
-        x, qkv = x_u.index_select(0, which), qkv_u.index_select(0, which)
-        x[at], qkv[at] = x_m[0, at[1]], qkv_m[0, at[1]]
-        return x.reshape(n_rows * length, -1), qkv.reshape(n_rows * length, -1)
+        # masked rows overwritten (index_copy_ into the flat rows: a third of the time of ``x[rows, cols] = ...``)
+        x = x_u.index_select(0, which).view(n_rows * length, -1)
+        qkv = qkv_u.index_select(0, which).view(n_rows * length, -1)
+        column = torch.remainder(flat, length)
+        x.index_copy_(0, flat, x_m[0].index_select(0, column))
+        qkv.index_copy_(0, flat, qkv_m[0].index_select(0, column))
+        return x, qkv
 
     def _linear(self, x: Any, weight: Any, bias: Any, fused: tuple[str, str] | None = None,
                 residual: Any = None) -> Any:

@@ -194,13 +194,14 @@ class MaskedLMScorer(ScorerBase):
                     ids, pos = copies.ids, copies.positions
                     inputs = {} if copies.mask is None else {"attention_mask": copies.mask}
                     rows = torch.arange(len(batch), device=self.device)
-                    targets = ids[rows, pos]
-                    masked = ids.clone()
-                    masked[rows, pos] = self.mask_id
+                    flat = rows * ids.shape[1] + pos  # each copy's target in the flat ids (flat: no advanced index)
+                    targets = ids.view(-1).index_select(0, flat)
                     if copies.also is not None:
-                        masked[copies.also[0], copies.also[1]] = self.mask_id
+                        flat = torch.cat([flat, copies.also[0] * ids.shape[1] + copies.also[1]])
+                    masked = ids.clone()
+                    masked.view(-1).index_fill_(0, flat, self.mask_id)
                     if loop is not None:  # first-layer sharing needs the unmasked copies
-                        states = loop.last_rows(masked, rows, pos, original=ids,
+                        states = loop.last_rows(masked, rows, pos, original=ids, masked_at=(flat, self.mask_id),
                                                 distinct=(copies.sentences, copies.index))
                     else:
                         states = (split.last_rows(masked, rows, pos, **inputs) if last_rows
