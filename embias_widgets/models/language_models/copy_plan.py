@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -53,9 +54,10 @@ class CopyPlan:
         self.groups = groups
         self.sentence = np.repeat(np.arange(len(groups)), counts)  # non-decreasing: a batch's sentences in order
         n = int(counts.sum())
-        self.position = np.fromiter((r[0] for _, rest in groups for r in rest), np.int64, n)
-        more = [(k, j) for k, r in enumerate(r for _, rest in groups for r in rest) if len(r) > 1 for j in r[1]]
-        self._also = np.array(more, dtype=np.int64).reshape(-1, 2)
+        copies = [r for _, rest in groups for r in rest]
+        self.position = np.fromiter(map(itemgetter(0), copies), np.int64, n)
+        longer = np.flatnonzero(np.fromiter(map(len, copies), np.int64, n) > 1).tolist()  # PLL-word-l2r's
+        self._also = np.array([(k, j) for k in longer for j in copies[k][1]], dtype=np.int64).reshape(-1, 2)
         lengths = np.fromiter(map(len, texts), np.int64, len(texts))
         widths = lengths if not pad_to else -(-lengths // pad_to) * pad_to
         self.width = widths[self.sentence]

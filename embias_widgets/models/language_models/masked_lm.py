@@ -170,14 +170,14 @@ class MaskedLMScorer(ScorerBase):
 
         reqs = [(tuple(map(int, ids)), list(map(int, positions))) for ids, positions in requests]
         if also_masked is None:
-            rests = [[(p,) for p in positions] for _, positions in reqs]
+            rests = [list(zip(positions)) for _, positions in reqs]  # [(position,), ...]
         else:
             rests = [[copy_key(p, more) for p, more in zip(positions, masks, strict=True)]
                      for (_, positions), masks in zip(reqs, list(also_masked), strict=True)]
         pending: dict[tuple[int, ...], set[tuple]] = {}  # per sentence (its ids hashed once), copies not cached
         for (ids, _), rest in zip(reqs, rests, strict=True):
-            done = self._masked.get(ids, {})
-            pending.setdefault(ids, set()).update(r for r in rest if r not in done)
+            done = self._masked.get(ids)
+            pending.setdefault(ids, set()).update(rest if done is None else (r for r in rest if r not in done))
         todo = [(ids, sorted(pending[ids])) for ids in sorted(pending) if pending[ids]]  # sorted: order-free
         if todo:
             split = self._head()
@@ -221,7 +221,8 @@ class MaskedLMScorer(ScorerBase):
         elif meanwhile is not None:
             meanwhile()
         caches = [self._masked[ids] for ids, _ in reqs]
-        return [np.array([cache[r] for r in rest]) for cache, rest in zip(caches, rests, strict=True)]
+        return [np.fromiter(map(cache.__getitem__, rest), float, len(rest)) for cache, rest in zip(caches, rests,
+                                                                                                   strict=True)]
 
     # -- unmasked passes -------------------------------------------------------------------------------
     def unmasked_log_probs(

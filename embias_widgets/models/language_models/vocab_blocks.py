@@ -240,6 +240,6 @@ class HeadQueue:
         if not self._done:
             return []
         values = torch.cat(self._done).cpu().double().numpy()
-        done = list(zip(self._done_keys, (float(v) for v in values), strict=True))
+        done = list(zip(self._done_keys, values.tolist(), strict=True))  # Python floats, as float(v) makes
         self._done_keys, self._done = [], []
         return done
