@@ -96,7 +96,7 @@ def test_folded_weight_follows_in_place_updates() -> None:
         for step in range(5):
             b = other if step == 4 else bias
             got = target_log_probs(x, weight, b, targets, block=512)
-            assert vocab_blocks._FOLDED[id(weight)][1] is b
+            assert vocab_blocks._FOLDED[id(weight), 512][1] is b
             torch.testing.assert_close(got, _exact(x, weight.detach(), b.detach(), targets), atol=1e-5, rtol=0)
             (bias if step % 2 else weight).mul_(1.5)
 

@@ -49,8 +49,8 @@ ROW_TILE = 384
 #: the same bits here: MKL adds the 17th product last, as it adds the bias after the 16). ``[W, b]`` is kept while
 #: neither tensor changes (:func:`_folded`).
 FOLDED_BIAS_WIDTH = 64
-#: ``id(W) -> (weak reference to W, b, their versions, [W, b])`` (:func:`_folded`).
-_FOLDED: dict[int, tuple[Any, Any, tuple[int, int], Any]] = {}
+#: ``(id(W), block) -> (weak reference to W, b, their versions, [W, b]^T in blocks)`` (:func:`_folded`).
+_FOLDED: dict[tuple[int, int], tuple[Any, Any, tuple[int, int], Any]] = {}
 #: Dtypes whose blocks skip the maximum on the CPU (``exp`` overflows past 88.7 in these, 11.1 in float16).
 UNSHIFTED_DTYPES = ("float32", "float64", "bfloat16")
 
@@ -112,39 +112,46 @@ def target_log_probs(x: Any, weight: Any, bias: Any, targets: Any, *, block: int
 
     rows = x.shape[0]
     step = max(1, int(block))
+    blocks = None
     if bias is not None and x.device.type == "cpu" and 0 < x.shape[1] <= FOLDED_BIAS_WIDTH:
-        weight = _folded(weight, bias)  # z = [x, 1] [W, b]^T: one pass
+        blocks = _folded(weight, bias, step)  # z = [x, 1] [W, b]^T: one pass
         x, bias = torch.cat([x, x.new_ones(rows, 1)], dim=1), None
     tile = max(rows, 1)
     if x.device.type == "cpu":  # row tiles: a block's logits stay in L2; equal ones (600 rows: 3 x 200, not
         tile = -(-rows // -(-rows // ROW_TILE)) if rows else 1  # 256 + 256 + 88, whose last ran at half the rate)
     buffer = torch.empty(min(rows, tile) * min(step, weight.shape[0]), dtype=x.dtype, device=x.device)
-    parts = [_tile_log_probs(x[lo : lo + tile], weight, bias, targets[lo : lo + tile], step, buffer)
+    parts = [_tile_log_probs(x[lo : lo + tile], weight, bias, targets[lo : lo + tile], step, buffer, blocks=blocks)
              for lo in range(0, rows, tile)]
     if not parts:
         return torch.empty(0, dtype=torch.float64, device=x.device)
     return parts[0] if len(parts) == 1 else torch.cat(parts)
 
 
-def _folded(weight: Any, bias: Any) -> Any:
-    """``[W, b]``, kept per decoder weight while neither tensor changes (same objects, same version counters:
-    an in-place update of either, a fine-tuning step, makes it anew); dropped with the weight."""
+def _folded(weight: Any, bias: Any, step: int) -> list[Any]:
+    """``[W, b]^T`` in blocks of ``step`` vocabulary entries, each a contiguous ``(d + 1, step)`` matrix (the GEMM
+    reads it 20% faster than a transposed view of ``[W, b]``'s rows, the same bits), kept per decoder weight while
+    neither tensor changes (same objects, same version counters: an in-place update of either, a fine-tuning
+    step, makes them anew) and dropped with the weight."""
     import torch
+
+    def made() -> list[Any]:
+        both = torch.cat([weight, bias[:, None].to(weight.dtype)], dim=1)
+        return [both[lo : lo + step].t().contiguous() for lo in range(0, both.shape[0], step)]
 
     try:
         versions = (weight._version, bias._version)
     except RuntimeError:  # inference tensors keep no version counter: made for this call
-        return torch.cat([weight, bias[:, None].to(weight.dtype)], dim=1)
-    key = id(weight)
+        return made()
+    key = (id(weight), step)
     kept = _FOLDED.get(key)
     if kept is None or kept[0]() is not weight or kept[1] is not bias or kept[2] != versions:
         gone = weakref.ref(weight, lambda _, key=key: _FOLDED.pop(key, None))
-        kept = _FOLDED[key] = (gone, bias, versions, torch.cat([weight, bias[:, None].to(weight.dtype)], dim=1))
+        kept = _FOLDED[key] = (gone, bias, versions, made())
     return kept[3]
 
 
 def _tile_log_probs(x: Any, weight: Any, bias: Any, targets: Any, step: int, buffer: Any, *,
-                    shift: bool | None = None) -> Any:
+                    shift: bool | None = None, blocks: list[Any] | None = None) -> Any:
     """:func:`target_log_probs` of at most one tile of rows, each block's logits in ``buffer``; ``shift``: each
     block's ``exp`` after subtracting its maximum (default: on a GPU, and for float16, whose ``exp`` overflows
     at 11.1), else without it, and the rows whose total needs it again with it (see the module docstring)."""
@@ -167,7 +174,9 @@ def _tile_log_probs(x: Any, weight: Any, bias: Any, targets: Any, step: int, buf
     for c, lo in enumerate(range(0, vocab, step)):
         hi = min(vocab, lo + step)
         z = buffer[: rows * (hi - lo)].view(rows, hi - lo)
-        if bias is None:
+        if blocks is not None:  # [x, 1] [W, b]^T, the block's (d + 1, width) matrix
+            torch.mm(x, blocks[c], out=z)
+        elif bias is None:
             torch.mm(x, weight[lo:hi].t(), out=z)
         else:
             torch.addmm(bias[lo:hi], x, weight[lo:hi].t(), out=z)
@@ -190,7 +199,7 @@ def _tile_log_probs(x: Any, weight: Any, bias: Any, targets: Any, step: int, buf
     out = picked.double() - torch.log(total)
     redo = torch.nonzero(~(torch.isfinite(total) & (total >= 1.0)))[:, 0]  # overflow, or terms lost below
     if redo.numel():
-        out[redo] = _tile_log_probs(x[redo], weight, bias, targets[redo], step, buffer, shift=True)
+        out[redo] = _tile_log_probs(x[redo], weight, bias, targets[redo], step, buffer, shift=True, blocks=blocks)
     return out
 
 
