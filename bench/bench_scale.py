@@ -13,14 +13,16 @@ Every figure is a ratio against a baseline timed in the same process (one torch 
    the same probe through pair objects and the tokenizer on every pair (the path before issue 29: a source
    without ``pair_parts``). Both scores must be bit-identical (checked on the baseline's pairs). Also: the
    model's forward passes alone on the same batches (what the pipeline cannot beat with this model).
-2. **PLL ceiling**: ``MaskedLMScorer.score_sentences`` (PLL, Salazar et al. 2020) of CrowS-Pairs sentences
-   (Nangia et al. 2020) with the same 1-layer, 16-wide BERT as a masked LM. Baseline: the path before
-   issue 29 (one tokenizer call per sentence, each masked copy's row converted from Python, the vocabulary
-   head without row tiles and with ``exp`` out of place). Also: the share of the exact vocabulary head
-   (``log softmax`` over 30,522 entries per masked token, :mod:`~embias_widgets.models.language_models.
-   vocab_blocks`), its cost per logit, the run without it (the pipeline's own ceiling), and its floor: the
-   ``exp`` of every logit alone, timed on a cache-resident block. With this model the head is not free: each
-   masked token costs 30,522 logits of 16 multiply-adds and an ``exp``, about 455,000 logits a sentence.
+2. **PLL ceiling**: ``MaskedLMScorer.score_sentences`` (PLL, Salazar et al. 2020) of ``--sentences`` CrowS-Pairs
+   sentences (Nangia et al. 2020) with the same 1-layer, 16-wide BERT as a masked LM. Baseline: four parts of the
+   path before issue 29 (one tokenizer call per sentence, each masked copy's row converted from Python and its
+   sentence found again by ``torch.unique``, the vocabulary head without row tiles, with its maximum and ``exp`` out
+   of place, and the garbage collector running); the rest of today's path is in both, so the ratio understates the
+   change. Per-token log-probabilities: the largest difference. Also: the share of the exact vocabulary head (``log
+   softmax`` over 30,522 entries per masked token, :mod:`~embias_widgets.models.language_models.vocab_blocks`), its
+   cost per logit, the run without it (the pipeline's own ceiling), and its floor: the ``exp`` of every logit alone,
+   timed on a cache-resident block. With this model the head is not free: each masked token costs 30,522 logits of 16
+   multiply-adds and an ``exp``, about 461,000 logits a sentence.
 3. **Dask scaling**: ``NliProbe(...).run(workers=N)`` for N = 1, 2 with a MiniLM-shaped cross-encoder object
    (random 3-way head; ``nli_common.minilm_cross_encoder``) on the first ``--dask-pairs`` pairs: wall time
    ratio, and per worker (from the result's chunks) its warm-up before the first chunk beyond imports (model
@@ -30,6 +32,7 @@ Every figure is a ratio against a baseline timed in the same process (one torch 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
 from typing import Any
@@ -142,20 +145,23 @@ def bench_pll(n_sentences: int) -> dict[str, Any]:
 
     ours_s, _ = _timed(run, repeat=3)
     ours_values = [s.log_probs for s in scorer.score_sentences(sentences)]
+    from embias_widgets.models import runtime
     from embias_widgets.models.language_models import masked_lm
 
     # the path before issue 29: the head without row tiles and with exp out of place, one tokenizer call per
-    # sentence, and every masked copy's row converted from Python
-    batched, copies = masked_lm.tokenize_many, CopyPlan.copies
+    # sentence, every masked copy's row converted from Python, the garbage collector running
+
+    batched, copies, paused = masked_lm.tokenize_many, CopyPlan.copies, runtime.gc_paused
     head_split.target_log_probs = _previous_target_log_probs
     masked_lm.tokenize_many = lambda tok, texts, **kw: [batched(tok, [t], **kw)[0] for t in texts]
     CopyPlan.copies = _previous_copies
+    runtime.gc_paused = contextlib.nullcontext  # the garbage collector running, as it did
     try:
         base_s, _ = _timed(run, repeat=3)
         base_values = [s.log_probs for s in scorer.score_sentences(sentences)]
     finally:
         head_split.target_log_probs = vocab_target_log_probs
-        masked_lm.tokenize_many, CopyPlan.copies = batched, copies
+        masked_lm.tokenize_many, CopyPlan.copies, runtime.gc_paused = batched, copies, paused
     z, buf = torch.randn(256, 1024), torch.empty(256, 1024)  # one L2-resident block, as the head uses
     t_exp, _ = _timed(lambda: torch.exp(z, out=buf), repeat=20)
     logits = head["rows"] * model.config.vocab_size
