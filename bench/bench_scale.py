@@ -143,7 +143,7 @@ def bench_pll(n_sentences: int) -> dict[str, Any]:
         HeadSplit.log_probs = original
     from embias_widgets.models.language_models import head_split
 
-    ours_s, _ = _timed(run, repeat=3)
+    ours_s, _ = _timed(run, repeat=5)
     ours_values = [s.log_probs for s in scorer.score_sentences(sentences)]
     from embias_widgets.models import runtime
     from embias_widgets.models.language_models import masked_lm
@@ -157,7 +157,7 @@ def bench_pll(n_sentences: int) -> dict[str, Any]:
     CopyPlan.copies = _previous_copies
     runtime.gc_paused = contextlib.nullcontext  # the garbage collector running, as it did
     try:
-        base_s, _ = _timed(run, repeat=3)
+        base_s, _ = _timed(run, repeat=5)
         base_values = [s.log_probs for s in scorer.score_sentences(sentences)]
     finally:
         head_split.target_log_probs = vocab_target_log_probs
