@@ -7,8 +7,10 @@ rounding, checked once per model against the model's own layers, else not used):
 * **First-layer sharing.** A masked copy of sentence S equals S except at its masked rows, and the embeddings
   (word + position + type, layer norm) and layer 1's query/key/value projections are per row, so they are
   computed once per distinct sentence in the batch and once for ``[MASK]`` at each position, then gathered
-  per copy (``torch.where`` on the masked rows): ``3 h^2`` multiply-adds per token of layer 1 (and ALBERT's
-  embedding projection) run once per sentence instead of once per copy.
+  per copy (``index_select``, the masked rows overwritten with ``index_copy_``): ``3 h^2`` multiply-adds per
+  token of layer 1 (and ALBERT's embedding projection) run once per sentence instead of once per copy. The
+  embeddings are computed by hand for BERT-, ALBERT- and RoBERTa-shaped modules (:func:`embedding_positions`:
+  the module's operations in its order, the same bits).
 * **Fused projections.** Q, K and V are one ``[3h, h]`` projection; on the CPU, the first feed-forward
   projection's bias and activation run in the GEMM's epilogue (oneDNN's ``mkldnn._linear_pointwise``: no
   second pass over the ``[tokens, 4h]`` intermediate for GELU).

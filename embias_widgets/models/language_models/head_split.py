@@ -107,8 +107,7 @@ class HeadSplit:
         rows = targets.shape[0]
         size = -(-rows // -(-rows // self.chunk)) if rows else 1  # equal chunks: 600 rows as 2 x 300, not 549 + 51
         for start in range(0, rows, size):
-            stop = min(start + size, rows)
-            out[start:stop] = rows_of(states[start:stop], targets[start:stop])
+            out[start : start + size] = rows_of(states[start : start + size], targets[start : start + size])
         return out
 
     def _blocked(self, states: Any, targets: Any) -> Any:

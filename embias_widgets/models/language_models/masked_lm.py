@@ -15,7 +15,7 @@ For a sentence of tokens w_1..w_n (special tokens excluded):
   receives (mean over layers, heads and query positions).
 
 Masked copies of all sentences are packed into batches of equal length under
-a token budget (:func:`~embias_widgets.models.language_models.batching.pack_by_length`), so
+a token budget (:class:`~embias_widgets.models.language_models.copy_plan.CopyPlan`), so
 memory is bounded for long sentences, short sentences share batches, and no
 padding enters any row: results do not depend on the batch size. Only the
 masked position of each copy goes through the prediction head. Every
