@@ -103,9 +103,9 @@ class HeadSplit:
 
         cpu = targets.device.type == "cpu"
         out = torch.empty(targets.shape[0], dtype=torch.float64 if cpu else torch.float32, device=targets.device)
-        rows_of = self._blocked if self.vocab_blocks(states) else self._whole
-        rows = targets.shape[0]
-        size = -(-rows // -(-rows // self.chunk)) if rows else 1  # equal chunks: 600 rows as 2 x 300, not 549 + 51
+        blocked = self.vocab_blocks(states)  # blocks keep one tile's logits at a time: all rows in one call
+        rows_of, rows = (self._blocked if blocked else self._whole), targets.shape[0]
+        size = max(rows, 1) if blocked else -(-rows // -(-rows // self.chunk)) if rows else 1  # equal chunks
         for start in range(0, rows, size):
             out[start : start + size] = rows_of(states[start : start + size], targets[start : start + size])
         return out

@@ -187,7 +187,7 @@ class MaskedLMScorer(ScorerBase):
             budget = self.token_budget if split.split else max(1, self.token_budget // 8)
             plan = CopyPlan(todo, budget=budget, pad_to=self.pad_to if padded else None, pad_id=self.pad_id)
             total = len(plan.position)
-            queue = HeadQueue(split.log_probs, split.chunk)
+            queue = HeadQueue(split.log_probs, split.chunk * (4 if str(self.device).startswith("cpu") else 1))
             with inference(self.device, self.dtype), _progress(total, self.progress, "masked copies") as bar:
                 for batch in plan.batches:
                     copies = plan.copies(torch, batch, self.device)  # exact lengths: no mask
