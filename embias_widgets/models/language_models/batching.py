@@ -47,6 +47,14 @@ def pack_lengths(lengths: np.ndarray, token_budget: int) -> list[np.ndarray]:
     return batches
 
 
+def equal_parts(count: int, most: int) -> int:
+    """The size of the equal parts that split ``count`` items into as few parts of at most ``most`` as possible
+    (600 rows with at most 384: 2 x 300, not 384 + 216); 1 when there are none."""
+    if count < 1:
+        return 1
+    return -(-count // -(-count // max(1, most)))
+
+
 def host_to(torch: Any, tensor: Any, device: Any) -> Any:
     """``tensor`` (on the host) on ``device``; to a GPU from pinned memory without waiting. A plain ``.to("cuda")``
     from pageable memory waits for the stream, that is for every batch queued before it, so the host could not

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .batching import equal_parts
 from .encoder_loop import EncoderLoop, albert_group, attention_scaling
 from .vocab_blocks import decoder_input, output_decoder, target_log_probs
 
@@ -103,9 +104,8 @@ class HeadSplit:
 
         cpu = targets.device.type == "cpu"
         out = torch.empty(targets.shape[0], dtype=torch.float64 if cpu else torch.float32, device=targets.device)
-        blocked = self.vocab_blocks(states)  # blocks keep one tile's logits at a time: all rows in one call
-        rows_of, rows = (self._blocked if blocked else self._whole), targets.shape[0]
-        size = max(rows, 1) if blocked else -(-rows // -(-rows // self.chunk)) if rows else 1  # equal chunks
+        rows, blocked = targets.shape[0], self.vocab_blocks(states)  # blocks: one tile's logits at a time
+        rows_of, size = (self._blocked, max(rows, 1)) if blocked else (self._whole, equal_parts(rows, self.chunk))
         for start in range(0, rows, size):
             out[start : start + size] = rows_of(states[start : start + size], targets[start : start + size])
         return out

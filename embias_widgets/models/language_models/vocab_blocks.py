@@ -33,6 +33,8 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
+from .batching import equal_parts
+
 #: Vocabulary entries per block: 1,024 x 384-wide rows of W are 1.5 MiB, and 256 rows of 1,024 logits are
 #: 1 MiB (a core's L2 on the machines we measured). On one core, 512 to 4,096 ran within 3% of each other at
 #: 100 and 611 rows (30k x 384 and 50k x 768 decoders); a fixed size keeps a row's blocks the same whatever
@@ -44,10 +46,10 @@ BLOCK = 1024
 #: the 16-wide bench model, ns a logit by tile: 128 rows 0.75, 192 0.66, 256-384 0.62-0.64, 448 0.67. Each
 #: row's blocks and values are the same whatever the tiling.
 ROW_TILE = 384
-#: Widest decoder input whose bias joins the GEMM on the CPU (``[x, 1] [W, b]^T``, a copy of ``[W, b]`` per call):
-#: at 16 wide adding the bias was a third of the GEMM's time (0.81 -> 0.60 ns a logit with the bias folded in,
-#: the same bits here: MKL adds the 17th product last, as it adds the bias after the 16). ``[W, b]`` is kept while
-#: neither tensor changes (:func:`_folded`).
+#: Widest decoder input whose bias joins the GEMM on the CPU (``[x, 1] [W, b]^T``): at 16 wide adding the bias
+#: was a third of the GEMM's time (0.81 -> 0.60 ns a logit with the bias folded in, the same bits here: MKL adds
+#: the 17th product last, as it adds the bias after the 16). ``[W, b]^T`` is kept while neither tensor changes
+#: (:func:`_folded`).
 FOLDED_BIAS_WIDTH = 64
 #: ``(id(W), block) -> (weak reference to W, b, their versions, [W, b]^T in blocks)`` (:func:`_folded`).
 _FOLDED: dict[tuple[int, int], tuple[Any, Any, tuple[int, int], Any]] = {}
@@ -103,10 +105,10 @@ def target_log_probs(x: Any, weight: Any, bias: Any, targets: Any, *, block: int
     """``log softmax(x W^T + b)[row, targets[row]]`` for each row of ``x``, float64 (see the module docstring).
 
     ``x``: ``(rows, d)``; ``weight``: ``(V, d)``; ``bias``: ``(V,)`` or None; ``targets``: ``(rows,)`` ids.
-    On the CPU the rows go in tiles of :data:`ROW_TILE`. Every block's logits are written into one buffer made
-    once per call (``addmm(..., out=)``: the same GEMM as ``linear``, the same bits): a new ``(rows, block)``
-    tensor per block was a fresh allocation the allocator could hand back from the system each time, and its
-    page faults cost more than the GEMM on a 16-wide head (2.1 against 1.0 ns a logit, 256 rows, one thread).
+    On the CPU the rows go in equal tiles of at most :data:`ROW_TILE`. Every block's logits are written into one
+    buffer made once per call (``addmm(..., out=)``: the same GEMM as ``linear``, the same bits): a new
+    ``(rows, block)`` tensor per block was a fresh allocation the allocator could hand back from the system each
+    time, and its page faults cost more than the GEMM on a 16-wide head (2.1 against 1.0 ns a logit, 256 rows).
     """
     import torch
 
@@ -116,9 +118,8 @@ def target_log_probs(x: Any, weight: Any, bias: Any, targets: Any, *, block: int
     if bias is not None and x.device.type == "cpu" and 0 < x.shape[1] <= FOLDED_BIAS_WIDTH:
         blocks = _folded(weight, bias, step)  # z = [x, 1] [W, b]^T: one pass
         x, bias = torch.cat([x, x.new_ones(rows, 1)], dim=1), None
-    tile = max(rows, 1)
-    if x.device.type == "cpu":  # row tiles: a block's logits stay in L2; equal ones (600 rows: 3 x 200, not
-        tile = -(-rows // -(-rows // ROW_TILE)) if rows else 1  # 256 + 256 + 88, whose last ran at half the rate)
+    # row tiles on the CPU: a block's logits stay in L2; equal ones, since a small last tile runs at half the rate
+    tile = equal_parts(rows, ROW_TILE) if x.device.type == "cpu" else max(rows, 1)
     buffer = torch.empty(min(rows, tile) * min(step, weight.shape[0]), dtype=x.dtype, device=x.device)
     parts = [_tile_log_probs(x[lo : lo + tile], weight, bias, targets[lo : lo + tile], step, buffer, blocks=blocks)
              for lo in range(0, rows, tile)]
