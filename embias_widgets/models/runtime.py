@@ -10,14 +10,11 @@ functions that need it.
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
-
-_F = TypeVar("_F", bound=Callable[..., Any])
+from typing import Any
 
 #: Model types whose position embeddings start after the padding index (``create_position_ids_from_input_ids``):
 #: ``padding_idx + 1`` positions are reserved, so ``max_position_embeddings = 514`` leaves 512 tokens.
@@ -277,7 +274,8 @@ def gc_paused() -> Iterator[None]:
     offsets, cache keys) to start one every few hundred sentences: without them a no-cost model's PLL pipeline
     ran 1.4-2x faster on 1,000 CrowS-Pairs sentences. The scoring paths make no reference cycles (a collection
     after scoring 1,000 sentences with every metric found none, and ``tests/test_gc_paused.py`` checks it), so
-    nothing piles up while the collector is paused.
+    nothing piles up while the collector is paused. As a decorator (``@gc_paused()``, contextlib's own), the
+    scorers' public entry points run under it.
     """
     if not gc.isenabled():  # paused already (an outer call, or the user's choice): left as it is
         yield
@@ -287,14 +285,3 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
-
-
-def gc_paused_call(method: _F) -> _F:
-    """``method`` run under :func:`gc_paused` (a scorer's public entry points)."""
-
-    @functools.wraps(method)
-    def paused(*args: Any, **kwargs: Any) -> Any:
-        with gc_paused():
-            return method(*args, **kwargs)
-
-    return paused  # type: ignore[return-value]

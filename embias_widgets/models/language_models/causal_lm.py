@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ...metrics.likelihood import aul_score, pll_score
-from ..runtime import gc_paused_call, inference, input_length
+from ..runtime import gc_paused, inference, input_length
 from .base import ScorerBase
 from .batching import pack_by_length
 from .head_split import HeadSplit
@@ -129,7 +129,7 @@ class CausalLMScorer(ScorerBase):
     def _scorable(self, tok: Tokenized) -> list[int]:
         return [i for i, sp in enumerate(tok.special) if not sp and i > 0]
 
-    @gc_paused_call
+    @gc_paused()
     def score_sentences(self, sentences: Sequence[str], metric: str = "pll") -> list[TokenScores]:
         """Log-likelihood (``"pll"``) or its per-token mean (``"aul"``) of each sentence."""
         _refuse_word_l2r(metric)
@@ -139,7 +139,7 @@ class CausalLMScorer(ScorerBase):
         passes = self.next_token_log_probs(t.ids for t in toks)
         return [_causal_sentence(t, metric, self._scorable(t), lp) for t, lp in zip(toks, passes, strict=True)]
 
-    @gc_paused_call
+    @gc_paused()
     def score_pairs(self, pairs: Sequence[tuple[str, str]], metric: str = "cps") -> list[PairScores]:
         """Score (stereotypical, anti-stereotypical) pairs; CPS sums the shared tokens only."""
         _refuse_word_l2r(metric)

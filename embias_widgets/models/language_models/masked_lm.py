@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..runtime import gc_paused_call, inference, input_length
+from ..runtime import gc_paused, inference, input_length
 from .base import ScorerBase
 from .batching import check_pad_to, pack_by_length
 from .copy_plan import CopyPlan, copy_key
@@ -286,7 +286,7 @@ class MaskedLMScorer(ScorerBase):
         return out
 
     # -- sentence scores ---------------------------------------------------------------------------------
-    @gc_paused_call
+    @gc_paused()
     def score_sentences(self, sentences: Sequence[str], metric: str = "pll") -> list[TokenScores]:
         """PLL, PLL-word-l2r, AUL or AULA of each sentence on its own (CPS needs pairs: :meth:`score_pairs`)."""
         if metric == "cps":
@@ -346,7 +346,7 @@ class MaskedLMScorer(ScorerBase):
         ]
         return [left[k] for k in keep], [right[k] for k in keep]
 
-    @gc_paused_call
+    @gc_paused()
     def score_pairs(self, pairs: Sequence[tuple[str, str]], metric: str = "cps") -> list[PairScores]:
         """Score each (stereotypical, anti-stereotypical) pair with ``metric``.
 
