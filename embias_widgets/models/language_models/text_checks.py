@@ -32,10 +32,16 @@ class TokenizerError(ValueError):
     """A tokenizer that cannot read ordinary text (its vocabulary files are missing or broken)."""
 
 
-def _unknown_only(tokenizer: Any, ids: Sequence[int], special: Sequence[bool]) -> bool:
-    unk = getattr(tokenizer, "unk_token_id", None)
-    content = [i for i, s in zip(ids, special, strict=True) if not s]
-    return unk is not None and bool(content) and all(i == unk for i in content)
+def _content(ids: Sequence[int], special: Sequence[bool]) -> list[int]:
+    """The ids the tokenizer did not add (``special`` marks the ones it did)."""
+    if len(ids) != len(special):
+        raise ValueError(f"{len(ids)} token ids but {len(special)} special-token flags")
+    return list(compress(ids, map(not_, special)))
+
+
+def _unknown_only(unk: int | None, content: Sequence[int]) -> bool:
+    """Whether every one of ``content`` is the unknown token ``unk`` (and there is at least one)."""
+    return unk is not None and bool(content) and content.count(unk) == len(content)
 
 
 def check_tokenizer(tokenizer: Any, name: str, path: str | Path | None = None) -> None:
@@ -46,7 +52,7 @@ def check_tokenizer(tokenizer: Any, name: str, path: str | Path | None = None) -
         return  # byte-level tokenizers (GPT-2) have no unknown token: every text has tokens
     for text in PROBE_TEXTS:
         enc = tokenizer(text, return_special_tokens_mask=True)
-        if not _unknown_only(tokenizer, enc["input_ids"], enc["special_tokens_mask"]):
+        if not _unknown_only(tokenizer.unk_token_id, _content(enc["input_ids"], enc["special_tokens_mask"])):
             return
     unk = tokenizer.unk_token
     where = ""
@@ -86,9 +92,7 @@ def unscorable_reason(tokenizer: Any, text: str, ids: Sequence[int], special: Se
     """Why ``text`` (tokenised as ``ids``, ``special`` marking the tokens the tokenizer added) cannot be
     scored: typed control tokens (read as such, or written out as ``[MASK]``, ``<s>`` in any case), or unknown
     tokens only; ``""`` when it can. ``controls``: :func:`control_tokens` of ``tokenizer`` (read once per batch)."""
-    if len(ids) != len(special):
-        raise ValueError(f"{len(ids)} token ids but {len(special)} special-token flags")
-    content = list(compress(ids, map(not_, special)))  # the tokens the tokenizer did not add
+    content = _content(ids, special)
     typed = [] if controls.ids.isdisjoint(content) else [i for i in content if i in controls.ids]
     names = list(dict.fromkeys(tokenizer.convert_ids_to_tokens(typed))) if typed else []
     lowered = text.lower()  # lowercasing (CrowS-Pairs on uncased models) turns [MASK] into "[ mask ]": same intent
@@ -100,7 +104,7 @@ def unscorable_reason(tokenizer: Any, text: str, ids: Sequence[int], special: Se
                 f"model reads {'them' if several else 'it'} as a mask, separator or padding, not as words, so the "
                 "sentence is not scored; reword or remove "
                 f"{'them' if several else 'it'}")
-    if controls.unk is not None and content and content.count(controls.unk) == len(content):  # unknown only
+    if _unknown_only(controls.unk, content):
         return (f"the model sees {text!r} only as unknown tokens ({tokenizer.unk_token}): its likelihood says "
                 "nothing about its words, so the sentence is not scored (its pair is left out of n)")
     return ""

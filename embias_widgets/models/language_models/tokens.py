@@ -65,12 +65,11 @@ def tokenize_many(tokenizer: Any, texts: Sequence[str], *, lowercase: bool, max_
     model_texts, enc, offsets = encoded or encode_texts(tokenizer, texts, lowercase=lowercase)
     controls = control_tokens(tokenizer)
     rust = getattr(enc, "encodings", None) or None  # a fast tokenizer's encodings hold each text's tokens
-    unk = getattr(tokenizer, "unk_token_id", None)
     return [
         _tokenized(tokenizer, text, model_text, enc["input_ids"][k], enc["special_tokens_mask"][k],
                    None if offsets is None else offsets[k], word_ids_from_encoding(enc, enc["special_tokens_mask"][k],
                                                                                    batch_index=k),
-                   max_length, controls, None if rust is None else _encoding_tokens(tokenizer, rust[k], unk))
+                   max_length, controls, None if rust is None else _encoding_tokens(tokenizer, rust[k], controls.unk))
         for k, (text, model_text) in enumerate(zip(texts, model_texts, strict=True))
     ]
 
