@@ -8,15 +8,13 @@ from __future__ import annotations
 import gc
 
 import pytest
+import torch  # test extra: a missing install fails, never skips
+import transformers
+from _tiny_families import family_model, wordpiece
 
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
-
-from _tiny_families import family_model, wordpiece  # noqa: E402
-
-from embias_widgets.models.language_models.causal_lm import CausalLMScorer  # noqa: E402
-from embias_widgets.models.language_models.masked_lm import MaskedLMScorer  # noqa: E402
-from embias_widgets.models.runtime import gc_paused  # noqa: E402
+from embias_widgets.models.language_models.causal_lm import CausalLMScorer
+from embias_widgets.models.language_models.masked_lm import MaskedLMScorer
+from embias_widgets.models.runtime import gc_paused
 
 SENTENCES = ["The doctor said he was tired.", "Nurses are kind to the patients they meet.", "A cat sat."]
 PAIRS = [("She is a nurse.", "He is a nurse."), ("Poor people steal.", "Rich people steal.")]

@@ -5,13 +5,11 @@ model writes an unknown piece as the text it covers; the vocabulary names it by 
 
 from __future__ import annotations
 
+import _tiny_families as tf
 import pytest
+import transformers  # test extra: a missing install fails, never skips
 
-transformers = pytest.importorskip("transformers")
-
-import _tiny_families as tf  # noqa: E402
-
-from embias_widgets.models.language_models.tokens import encode_texts, tokenize_many  # noqa: E402
+from embias_widgets.models.language_models.tokens import encode_texts, tokenize_many
 
 TEXTS = ["The doctor said he was tired.", "Émilie's café, naïve 😀 東京 ñ!", "zzqxj blorf \u200b tabs\there",
          "1234567890 $%^&*()", "ｆｕｌｌｗｉｄｔｈ ＡＢＣ and words", "a" * 150 + " end"]
