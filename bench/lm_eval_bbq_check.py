@@ -18,12 +18,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parents[1]
+
+
+def _default_bbq() -> Path:
+    """``$EMBIAS_DATA/bbq/data``, else ``../shared/data/bbq/data`` beside the repository."""
+    given = os.environ.get("EMBIAS_DATA")
+    root = Path(given).expanduser() if given else HERE.parent / "shared" / "data"
+    return root / "bbq" / "data"
+
 
 
 def _items(folder: Path, n: int) -> list[dict]:
@@ -87,7 +96,9 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=60)
-    parser.add_argument("--bbq", type=Path, default=HERE.parent.parent / "shared" / "data" / "bbq" / "data")
+    parser.add_argument("--bbq", type=Path, default=_default_bbq(),
+                        help="folder of BBQ's .jsonl files (default: $EMBIAS_DATA/bbq/data, else "
+                        "../shared/data/bbq/data)")
     args = parser.parse_args()
     task_yaml = Path(lm_eval.__file__).parent / "tasks" / "bbq" / "bbq_multiple_choice.yaml"
     text = task_yaml.read_text(encoding="utf-8").replace("!function", "")  # the yaml's tags name Python functions
