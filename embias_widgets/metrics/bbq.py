@@ -100,7 +100,7 @@ class BbqScores:
 
 
 def _column(items: Any, name: str) -> np.ndarray:
-    value = items[name] if isinstance(items, dict) else getattr(items, name, None)
+    value = items.get(name) if isinstance(items, dict) else getattr(items, name, None)
     if value is None:
         raise ValueError(f"`items` lacks {name!r}: give a BbqItems (embias_widgets.stimuli.load_bbq) or a mapping "
                          "of its columns")
