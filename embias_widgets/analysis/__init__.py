@@ -8,6 +8,7 @@ from .association import (
     SuiteResult,
     run_suite,
 )
+from .bbq import BbqResult
 from .ceat import CeatInputError, ContextualAssociationResult, ContextualAssociationTest
 from .likelihood import PairedLikelihood, PairedLikelihoodResult, PairRow
 from .nli import NliProbe, NliProbeResult, NliRunError, debias_comparison
@@ -33,6 +34,7 @@ __all__ = [
     "AssociationInputError",
     "AssociationTest",
     "AssociationTestResult",
+    "BbqResult",
     "CeatInputError",
     "ContextualAssociationResult",
     "ContextualAssociationTest",

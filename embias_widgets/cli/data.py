@@ -12,8 +12,9 @@ from ..data import DATASETS, URL_BASE, default_dest, fetch, registry
 def add_data(sub: argparse._SubParsersAction) -> None:
     """Add ``embias data fetch|list`` to the ``embias`` command line."""
     p = sub.add_parser("data", help="download the published data sets the tests and examples use",
-                       description="Download CrowS-Pairs, StereoSet dev, the sent-bias test files and the "
-                       "WEAT/Bolukbasi word lists from their original locations, verified against pinned hashes.")
+                       description="Download CrowS-Pairs, StereoSet dev, the sent-bias test files, the "
+                       "WEAT/Bolukbasi word lists and BBQ from their original locations, verified against pinned "
+                       "hashes.")
     p.add_argument("action", choices=("fetch", "list"), help="fetch the data sets, or list them with licences")
     p.add_argument("names", nargs="*", metavar="NAME", help=f"data sets to fetch (default: all): {', '.join(DATASETS)}")
     p.add_argument("--dest", default=None, metavar="DIR",

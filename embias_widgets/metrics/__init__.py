@@ -10,6 +10,7 @@ from .association import (
     weat,
     weat_from_associations,
 )
+from .bbq import BbqCell, BbqScores, answer_index_from_text, bbq_scores
 from .bootstrap import BootstrapInterval, effect_size_interval, effect_size_interval_from_cosines
 from .ceat import CeatSamples, MetaAnalysis, ceat_samples, random_effects
 from .likelihood import (
@@ -52,6 +53,8 @@ from .senses import (
 
 __all__ = [
     "AssociationResult",
+    "BbqCell",
+    "BbqScores",
     "BootstrapInterval",
     "CeatSamples",
     "EffectSize",
@@ -67,9 +70,11 @@ __all__ = [
     "StereoSetScore",
     "SubsetStability",
     "Subspace",
+    "answer_index_from_text",
     "attention_received",
     "aul_score",
     "aula_score",
+    "bbq_scores",
     "ceat_samples",
     "cosine_bias",
     "cosine_matrix",
