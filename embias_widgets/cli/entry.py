@@ -1,6 +1,6 @@
 """The ``embias`` entry point: the parser of every command and one error policy.
 
-Each command lives in its own module of this package (``weat``, ``pll``, ``nli``, ``report``, ``data``,
+Each command lives in its own module of this package (``weat``, ``pll``, ``nli``, ``bbq``, ``report``, ``data``,
 ``listing``), an ``add_<name>(sub)`` that sets ``run``; this module only assembles them and turns errors into
 one line: exit 0 done, 2 bad input, 1 internal error.
 """
@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .bbq import add_bbq
 from .ceat import add_ceat
 from .data import add_data
 from .listing import add_list_options
@@ -60,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"embias {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in (add_weat, add_pll, add_nli, add_ceat, add_data, add_report):
+    for add in (add_weat, add_pll, add_nli, add_bbq, add_ceat, add_data, add_report):
         add(sub)
     add_list_options(sub)  # COMMAND --list
     for command in sub.choices.values():
@@ -77,6 +78,7 @@ API_NAMES = {
     "weat": {"n_samples": "permutations", "method": "parametric", "models": "model"},
     "pll": {"format": "format_in"},
     "nli": {"connect_timeout": "timeout", "taus": "tau", "k": "top_k"},
+    "bbq": {"connect_timeout": "timeout", "items": "data"},
 }
 """Per subcommand, API parameter names (as validation errors name them) whose CLI option has another
 name: ``n_samples`` of :func:`~embias_widgets.metrics.weat` is ``--permutations``. Every other option

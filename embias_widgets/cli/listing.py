@@ -15,6 +15,7 @@ MODEL_KINDS: dict[str, tuple[str, ...]] = {
     "weat": ("static", "sentence", "sense", "user"),
     "pll": ("language-model", "user"),
     "nli": ("nli", "user"),
+    "bbq": ("language-model", "user"),
 }
 _KIND_TITLES = {"static": "word vectors", "sentence": "sentence encoders", "sense": "sense vectors",
                 "language-model": "language models (masked or causal)", "nli": "NLI classifiers",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from .answer_sets import check_answer_set
 from .chunks import BbqChunk, BbqRunError, chunk_path, open_chunks
 from .engines import ENGINES, run_dask, run_local
 from .item_scores import BbqItemScores
+from .result import BbqResult
 
 
 def _iv_study(items: Any, chunk_size: Any, answers: str, normalization: str) -> Any:
@@ -88,6 +90,7 @@ class BbqStudy:
         self._stop = threading.Event()
         self.notes: list[str] = []
         self.seconds = 0.0
+        self.last_scores: BbqItemScores | None = None
 
     def __repr__(self) -> str:
         return f"BbqStudy({self.model_name!r}, {len(self.items):,} items, answers={self.answers!r})"
@@ -212,4 +215,19 @@ class BbqStudy:
         choices = ChoiceScores(np.concatenate([c.log_likelihood for c in parts]),
                                np.concatenate([c.n_tokens for c in parts]),
                                np.concatenate([c.n_chars for c in parts]), parts[0].kind)
-        return BbqItemScores.from_choices(self.items, choices, self.answers, self.normalization)
+        self.last_scores = BbqItemScores.from_choices(self.items, choices, self.answers, self.normalization)
+        return self.last_scores
+
+    def run(self, *, convention: str = "authors", level: float = 0.95, seed: int | None = 0,
+            n_resamples: int = 2000, **scoring: Any) -> BbqResult:
+        """Score every item (:meth:`item_scores`, which takes ``scoring``: ``results_dir``, ``workers``, ...) and
+        compute the authors' accuracy and bias scores of the predictions, with intervals that redraw templates
+        (:meth:`~embias_widgets.analysis.bbq.result.BbqResult.from_predictions`). The item scores stay in
+        :attr:`last_scores`."""
+        scores = self.item_scores(**scoring)
+        result = BbqResult.from_predictions(self.items, scores.predicted, scores.probabilities,
+                                            model=self.model_name, convention=convention, level=level, seed=seed,
+                                            n_resamples=n_resamples)
+        how = (f"scored as multiple choice by {'log-likelihood' if scores.choices.kind == 'causal' else 'PLL'} "
+               f"after lm-evaluation-harness's prompt; answers: {self.answers}; normalization: {self.normalization}")
+        return replace(result, notes=(*result.notes, how, *self.notes))
