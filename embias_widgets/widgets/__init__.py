@@ -1,5 +1,6 @@
 """anywidget front ends bound to the analyses (no science lives here)."""
 
+from .bbq_explorer import BbqExplorer
 from .effect_size_bars import EffectSizeBars
 from .nli_explorer import NliExplorer
 from .paired_likelihood_table import PairedLikelihoodTable
@@ -11,6 +12,7 @@ from .weat_explorer import WeatExplorer
 from .word_set_editor import WordSetEditor
 
 __all__ = [
+    "BbqExplorer",
     "EffectSizeBars",
     "NliExplorer",
     "PairedLikelihoodTable",

@@ -119,9 +119,12 @@ class BbqStudy:
     def score_own(self, context: str, question: str, answers: list[str]) -> dict[str, Any]:
         """Score one typed item: each of its answers' log-likelihood (or PLL), their probabilities under this
         study's normalisation, and the predicted answer's index."""
+        from ...models.runtime import cpu_threads, torch_threads
+
         answers = list(answers)
         t0 = time.perf_counter()
-        scores = score_choices(self.scorer, [bbq_prompt(context, question)], [answers])
+        with torch_threads(cpu_threads()):  # the cores not already busy: on a loaded machine extra threads wait
+            scores = score_choices(self.scorer, [bbq_prompt(context, question)], [answers])
         p = scores.probabilities(self.normalization)[0]
         return {"answers": answers, "log_likelihood": [float(x) for x in scores.log_likelihood[0]],
                 "probabilities": [float(x) for x in p], "predicted": int(scores.predicted(self.normalization)[0]),
