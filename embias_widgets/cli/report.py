@@ -1,7 +1,7 @@
 """``embias report``: audit one model, or several side by side, across every method that applies.
 
     embias report --model M [--model M2 ...] [--out DIR] [--quick] [--pairs FILE ...]
-                  [--crows-pairs PATH|URL] [--stereoset PATH|URL] [--seed S] [--alpha A] [--level L]
+                  [--crows-pairs PATH|URL] [--stereoset PATH|URL] [--bbq DIR] [--seed S] [--alpha A] [--level L]
                   [--workers N | --scheduler tcp://HOST:PORT] [--device D] [--dtype T] [--fresh] [--no-html]
                   [--no-progress] [--model-card]
 
@@ -38,6 +38,9 @@ def add_report(sub: argparse._SubParsersAction) -> None:
                    help="CrowS-Pairs csv (default: the data folder 'embias data fetch' fills; else skipped)")
     p.add_argument("--stereoset", metavar="PATH|URL",
                    help="StereoSet dev.json or flat .jsonl (default: the data folder; else skipped)")
+    p.add_argument("--bbq", metavar="DIR",
+                   help="BBQ's data folder for the language models' BBQ section, full reports only (default: the "
+                   "data folder; else skipped)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every sampled test and sample")
     p.add_argument("--alpha", type=float, default=0.01, metavar="A",
                    help="Holm-Bonferroni level over every p-value of the report (May et al.: 0.01)")
@@ -63,7 +66,8 @@ def run_report(args: argparse.Namespace, out: Any) -> int:
     from ..analysis.report import Report
 
     report = Report(args.model, out=args.out, quick=args.quick, pairs=args.pairs, crows_pairs=args.crows_pairs,
-                    stereoset=args.stereoset, seed=args.seed, alpha=args.alpha, level=args.level, workers=args.workers,
+                    stereoset=args.stereoset, bbq=args.bbq, seed=args.seed, alpha=args.alpha, level=args.level,
+                    workers=args.workers,
                     scheduler=args.scheduler, fresh=args.fresh, **device_options(args), progress=not args.no_progress,
                     html=not args.no_html)
     print(f"embias report: {report.describe()}", file=sys.stderr)

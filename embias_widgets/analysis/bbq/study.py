@@ -30,6 +30,7 @@ from ...models.language_models.multiple_choice import (
     check_normalization,
     score_choices,
 )
+from ..likelihood import DEMO_NOTE
 from ..nli.resume import NEUTRAL_OPTIONS
 from .answer_sets import check_answer_set
 from .chunks import BbqChunk, BbqRunError, chunk_path, open_chunks
@@ -231,6 +232,15 @@ class BbqStudy:
         result = BbqResult.from_predictions(self.items, scores.predicted, scores.probabilities,
                                             model=self.model_name, convention=convention, level=level, seed=seed,
                                             n_resamples=n_resamples)
+        demo = [DEMO_NOTE] if self.is_demo else []
         how = (f"scored as multiple choice by {'log-likelihood' if scores.choices.kind == 'causal' else 'PLL'} "
                f"after lm-evaluation-harness's prompt; answers: {self.answers}; normalization: {self.normalization}")
-        return replace(result, notes=(*result.notes, how, *self.notes))
+        return replace(result, notes=(*demo, *result.notes, how, *self.notes))
+
+    @property
+    def is_demo(self) -> bool:
+        """Whether the model is the offline demo model (its numbers say nothing about real models)."""
+        from ...models.registry import available_models
+
+        described = getattr(self._scorer, "description", "") or available_models().get(self.model_name, "")
+        return "demo" in self.model_name.lower() or "demo" in str(described).lower()

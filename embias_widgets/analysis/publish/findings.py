@@ -115,7 +115,7 @@ def is_demo_note(note: str) -> bool:
 SHORT = {"weat": "WEAT", "ripa": "RIPA", "debias": "debiasing check", "seat": "SEAT", "sense-weat": "sense WEAT",
          "crows-pairs": "CrowS-Pairs", "stereoset": "StereoSet", "sense-pairs": "sense pairs", "sssb": "SSSB",
          "nli-gender-occupation": "NLI gender x occupation", "nli-nationality-polarity": "NLI nationality",
-         "nli-religion-polarity": "NLI religion", "ceat": "CEAT"}
+         "nli-religion-polarity": "NLI religion", "ceat": "CEAT", "bbq": "BBQ"}
 
 
 def finding_text(section: dict[str, Any], row: dict[str, Any]) -> str:

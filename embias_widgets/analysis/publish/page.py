@@ -27,12 +27,12 @@ from .findings import demo_notes, findings, headline, user
 _SIZE_KEYS = {"weat": ("permutations",), "seat": ("seat_tests", "permutations"),
               "sense-weat": ("sense_tests", "permutations"), "debias": ("debias_random", "permutations"),
               "crows-pairs": ("crows_pairs",), "stereoset": ("stereoset_items",), "sense-pairs": ("sense_pairs",),
-              "ceat": ("ceat_tests", "ceat_samples")}
+              "ceat": ("ceat_tests", "ceat_samples"), "bbq": ("bbq_items",)}
 _SIZE_WORDS = {"permutations": "permutations per test", "seat_tests": "SEAT tests", "sense_tests": "sense tests",
                "debias_random": "random directions (debiasing check)", "crows_pairs": "CrowS-Pairs pairs",
                "stereoset_items": "StereoSet items", "sense_pairs": "sense-sensitive pairs",
                "nli_pairs": "NLI pairs per probe (seeded sample)", "ceat_tests": "CEAT tests",
-               "ceat_samples": "CEAT samples"}
+               "ceat_samples": "CEAT samples", "bbq_items": "BBQ items per category"}
 
 
 def _h(level: int, text: str) -> dict[str, Any]:

@@ -32,8 +32,8 @@ SECTIONS_BY_KIND: dict[str, tuple[str, ...]] = {
     "static": ("weat", "ripa", "debias"),
     "sentence": ("seat", "sense-weat", "ceat"),
     "sense": ("sense-weat",),
-    "masked-lm": ("crows-pairs", "stereoset", "sense-pairs", "sssb", "ceat"),
-    "causal-lm": ("crows-pairs", "stereoset"),
+    "masked-lm": ("crows-pairs", "stereoset", "sense-pairs", "sssb", "ceat", "bbq"),
+    "causal-lm": ("crows-pairs", "stereoset", "bbq"),
     "nli": ("nli-gender-occupation", "nli-nationality-polarity", "nli-religion-polarity"),
 }
 
@@ -48,17 +48,20 @@ WEAT_TESTS = ("weat1", "weat2", "weat3", "weat4", "weat5", "weat6", "weat7", "we
 QUICK_SIZES: dict[str, Any] = {
     "permutations": 10_000, "seat_tests": ("sent-weat6",),
     "sense_tests": ("sense-weat1",), "debias_random": 1, "crows_pairs": 8, "stereoset_items": 8,
-    "sense_pairs": 12, "nli_pairs": 48, "ceat_tests": ("weat6",), "ceat_samples": 200,
+    "sense_pairs": 12, "nli_pairs": 48, "ceat_tests": ("weat6",), "ceat_samples": 200, "bbq_items": 0,
 }
 """``--quick``: minutes on a laptop CPU. p over 10,000 splits (so that the smallest p, 1e-4, can pass
-Holm-Bonferroni over a report's tests); the first N data pairs; a seeded sample of N pairs per NLI probe."""
+Holm-Bonferroni over a report's tests); the first N data pairs; a seeded sample of N pairs per NLI probe. BBQ is
+left out (``bbq_items`` 0): on the demo masked LM an item costs about a second of CPU, and a few items per category
+would say nothing."""
 FULL_SIZES: dict[str, Any] = {
     "permutations": 100_000, "seat_tests": "all", "sense_tests": "all", "debias_random": 8,
     "crows_pairs": None, "stereoset_items": None, "sense_pairs": None, "nli_pairs": 2_000,
-    "ceat_tests": CEAT_FULL_TESTS, "ceat_samples": 10_000,
+    "ceat_tests": CEAT_FULL_TESTS, "ceat_samples": 10_000, "bbq_items": 200,
 }
 """The default: every test and pair (``None`` = all), May et al.'s 100,000 permutations, Dev et al.'s 8 random
-directions, a seeded sample of 2,000 pairs per NLI probe."""
+directions, a seeded sample of 2,000 pairs per NLI probe, at most 200 BBQ items per category spread over its templates
+(``embias bbq`` scores every item)."""
 
 _ARCHITECTURE_KINDS = (("ForMaskedLM", "masked-lm"), ("ForCausalLM", "causal-lm"),
                        ("LMHeadModel", "causal-lm"),  # GPT2LMHeadModel, OpenAIGPTLMHeadModel, CTRLLMHeadModel
@@ -206,17 +209,29 @@ def _check_data_file(name: str, source: str) -> None:
                                f"published {name} file (embias data fetch {name})") from None
 
 
+def _check_bbq(source: str) -> None:
+    """A BBQ folder or file the loader reads (one item of each category is enough to tell)."""
+    from ...stimuli.bbq import load_bbq
+
+    try:
+        load_bbq(source, limit=1)
+    except (ValueError, OSError) as err:
+        raise ReportInputError(f"BBQ data {source!r} cannot be read ({str(err)[:200]}); give BBQ's data folder "
+                               "(embias data fetch bbq)") from None
+
+
 def default_data(name: str) -> str | None:
     """The file ``embias data fetch`` put in the data folder for ``name``, or None."""
     from ...data import STEREOSET_FLAT, default_dest
 
-    rel = {"crows-pairs": "crows_pairs/crows_pairs_anonymized.csv", "stereoset": STEREOSET_FLAT}[name]
+    rel = {"crows-pairs": "crows_pairs/crows_pairs_anonymized.csv", "stereoset": STEREOSET_FLAT, "bbq": "bbq"}[name]
     path = default_dest() / rel
-    return str(path) if path.is_file() else None
+    return str(path) if path.is_file() or (name == "bbq" and path.is_dir()) else None
 
 
 def iv_report(models: Any, out: Any, *, quick: Any, pairs: Any, crows_pairs: Any, stereoset: Any,
-              seed: Any, alpha: Any, level: Any = DEFAULT_LEVEL) -> tuple[list[ModelSpec], Path, dict[str, str | None]]:
+              seed: Any, alpha: Any, level: Any = DEFAULT_LEVEL,
+              bbq: Any = None) -> tuple[list[ModelSpec], Path, dict[str, str | None]]:
     """Validate a report's input: models (kinds), output folder, data files; see the module docstring."""
     if isinstance(models, str | os.PathLike):
         models = [models]
@@ -241,6 +256,10 @@ def iv_report(models: Any, out: Any, *, quick: Any, pairs: Any, crows_pairs: Any
     for name in ("crows-pairs", "stereoset"):
         if data[name] is not None and any(s.kind in ("masked-lm", "causal-lm") for s in specs):
             _check_data_file(name, str(data[name]))
+    if not quick:  # BBQ runs in full reports only (QUICK_SIZES)
+        data["bbq"] = str(bbq) if bbq else default_data("bbq")
+    if bbq and not quick and any(s.kind in ("masked-lm", "causal-lm") for s in specs):
+        _check_bbq(str(bbq))
     for i, path in enumerate(pairs or ()):
         _check_data_file("sssb", str(path))
         data[f"sssb-{i + 1}"] = str(path)
@@ -282,6 +301,10 @@ def plan_sections(models: list[ModelSpec], data: dict[str, str | None], *, quick
                      "sssb": {k: v for k, v in data.items() if k.startswith("sssb-")}}.get(method, {})
             if method == "sssb" and not files:
                 continue  # only when --pairs FILE gives SSSB files
+            if method == "bbq":
+                if not s["bbq_items"] and s["bbq_items"] is not None:
+                    continue  # --quick: left out (see QUICK_SIZES)
+                files = {"bbq": data.get("bbq")}
             key = "nli" if method.startswith("nli-") else method
             options = {"seed": seed, **{k: s[k] for k in _OPTIONS_OF[key]},
                        **({"level": level} if level != DEFAULT_LEVEL else {}),
@@ -305,5 +328,5 @@ _OPTIONS_OF = {
     "weat": ("permutations",), "ripa": (), "debias": ("permutations", "debias_random"),
     "seat": ("permutations", "seat_tests"), "sense-weat": ("permutations", "sense_tests"),
     "sense-pairs": ("sense_pairs",), "crows-pairs": ("crows_pairs",), "stereoset": ("stereoset_items",), "sssb": (),
-    "nli": ("nli_pairs",), "ceat": ("ceat_tests", "ceat_samples"),
+    "nli": ("nli_pairs",), "ceat": ("ceat_tests", "ceat_samples"), "bbq": ("bbq_items",),
 }

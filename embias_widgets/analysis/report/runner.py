@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...metrics import holm_bonferroni
-from . import sections_ceat, sections_lm
+from . import sections_bbq, sections_ceat, sections_lm
 from .lock import folder_lock
 from .plan import ReportInputError, SectionSpec, iv_report, iv_runtime, plan_sections
 from .published import figures_for
@@ -29,6 +29,8 @@ _HOW_TO_GET = {
                    "'embias data fetch crows-pairs'",
     "stereoset": "no StereoSet file: give --stereoset PATH|URL (dev.json or the flat .jsonl), or run "
                  "'embias data fetch stereoset'",
+    "bbq": "no BBQ data: give --bbq DIR (BBQ's data folder of <Category>.jsonl files), or run 'embias data fetch "
+           "bbq'",
 }
 
 
@@ -36,12 +38,13 @@ def runner(method: str) -> Callable[[SectionSpec], dict[str, Any]]:
     """The function that runs ``method``."""
     table = {"weat": run_weat, "ripa": run_ripa, "debias": run_debias, "seat": run_seat, "sense-weat": run_sense_weat,
              "crows-pairs": sections_lm.run_crows, "stereoset": sections_lm.run_stereoset,
-             "sense-pairs": sections_lm.run_sense_pairs, "sssb": sections_lm.run_sssb, "ceat": sections_ceat.run_ceat}
+             "sense-pairs": sections_lm.run_sense_pairs, "sssb": sections_lm.run_sssb, "ceat": sections_ceat.run_ceat,
+             "bbq": sections_bbq.run_bbq}
     return table.get(method) or sections_lm.run_nli
 
 
 _PRECISION_OF = {"seat": "vectors", "sense-weat": "vectors", "crows-pairs": "scores", "stereoset": "scores",
-                 "sense-pairs": "scores", "sssb": "scores", "ceat": "vectors"}
+                 "sense-pairs": "scores", "sssb": "scores", "ceat": "vectors", "bbq": "scores"}
 
 
 def precision_notes(spec: SectionSpec) -> list[str]:
@@ -122,6 +125,21 @@ def _local_data(data: dict[str, str | None]) -> dict[str, str | None]:
         raise ReportInputError(str(err)) from None
 
 
+def data_digest(path: str) -> str:
+    """sha256 of a data file, or of a data folder (BBQ's): over each ``.jsonl`` file's relative path and sha256."""
+    import hashlib
+
+    from ...stimuli.fingerprints import file_digest
+
+    folder = Path(path)
+    if not folder.is_dir():
+        return file_digest(folder)
+    h = hashlib.sha256()
+    for f in sorted(folder.rglob("*.jsonl")):
+        h.update(f"{f.relative_to(folder).as_posix()}\0{file_digest(f)}\n".encode())
+    return h.hexdigest()
+
+
 class Report:
     """An audit of one model or several across every method that applies (see :mod:`.plan` for the sections).
 
@@ -137,6 +155,9 @@ class Report:
         SSSB files scored by every masked LM.
     crows_pairs, stereoset
         Paths or URLs of the published files (default: the folder ``embias data fetch`` fills; else skipped).
+    bbq
+        BBQ's data folder (or one of its files) for the language models' BBQ section (default: the folder
+        ``embias data fetch bbq`` fills; else skipped); full reports only.
     seed, alpha
         Seed of every sampled test and sample; Holm-Bonferroni level over every p-value (May et al.: 0.01).
     level
@@ -159,9 +180,10 @@ class Report:
                  pairs: Sequence[str | Path] = (), *, crows_pairs: str | None = None, stereoset: str | None = None,
                  seed: int = 0, alpha: float = 0.01, workers: int | None = None, scheduler: str | None = None,
                  device: str | None = None, dtype: str | None = None, fresh: bool = False, progress: bool = True,
-                 title: str | None = None, html: bool = True, level: float = 0.95) -> None:
+                 title: str | None = None, html: bool = True, level: float = 0.95, bbq: str | None = None) -> None:
         self.models, self.out, self.data = iv_report(models, out, quick=quick, pairs=pairs, crows_pairs=crows_pairs,
-                                                     stereoset=stereoset, seed=seed, alpha=alpha, level=level)
+                                                     stereoset=stereoset, seed=seed, alpha=alpha, level=level,
+                                                     bbq=bbq)
         if workers is not None and (not isinstance(workers, int) or workers < 1):
             raise ReportInputError(f"`workers` must be a whole number >= 1, got {workers!r}")
         if scheduler is not None:
@@ -232,12 +254,10 @@ class Report:
         The folder is locked for the run (:func:`~.lock.folder_lock`). Everything that can refuse the run (the
         data files, the models' fingerprints, another run's saved sections, the Dask scheduler) is checked
         before anything is deleted, so a refused run leaves the previous report as it was."""
-        from ...stimuli.fingerprints import file_digest
-
         started = time.perf_counter()
         with folder_lock(self.out):
             data = _local_data(self.data)
-            hashes = {k: file_digest(v) for k, v in data.items() if v}
+            hashes = {k: data_digest(v) for k, v in data.items() if v}
             fps = self._fingerprints()
             store = SectionStore(self.out)
             records, todo = self._resume(store, data, hashes, fps)
@@ -265,7 +285,7 @@ class Report:
         todo: list[tuple[SectionSpec, dict[str, Any]]] = []
         for spec in self.sections:
             spec = SectionSpec(spec.method, spec.model, spec.options, {k: data[k] for k in spec.data if data.get(k)})
-            missing = [k for k in ("crows-pairs", "stereoset") if spec.method == k and k not in spec.data]
+            missing = [k for k in ("crows-pairs", "stereoset", "bbq") if spec.method == k and k not in spec.data]
             if missing:
                 records[spec.id] = self._record(spec, {"status": "skipped", "reason": _HOW_TO_GET[missing[0]]})
                 continue

@@ -27,7 +27,7 @@ TITLES = {
     "sense-pairs": "Sense-sensitive likelihood pairs", "sssb": "SSSB files",
     "nli-gender-occupation": "NLI probe: gender x occupation",
     "nli-nationality-polarity": "NLI probe: nationality x polarity",
-    "nli-religion-polarity": "NLI probe: religion x polarity",
+    "nli-religion-polarity": "NLI probe: religion x polarity", "bbq": "BBQ (question answering)",
 }
 WHAT = {
     "weat": "WEAT compares how much closer two sets of target words are to one set of attribute words than to "
@@ -50,6 +50,10 @@ WHAT = {
                  "2021). ICAT combines both (100 is ideal).",
     "sense-pairs": "Sense-sensitive pairs score stereotypical against anti-stereotypical sentences per sense type "
                    "with AUL (Zhou et al. 2022). The score is the percentage minus 50: 0 is unbiased.",
+    "bbq": "BBQ asks a question about one of two people after an ambiguous context (the answer is \"unknown\") or a "
+           "disambiguated one (Parrish et al. 2022); the model's answer is the one it finds most likely after the "
+           "context and question. The bias score is x100: 0 is unbiased, +100 always the stereotype; the "
+           "ambiguous score is scaled by the errors made.",
     "sssb": "The user's SSSB files scored per sense type with AUL (Zhou et al. 2022). The score is the percentage "
             "minus 50: 0 is unbiased.",
 }
