@@ -8,7 +8,7 @@ from .association import (
     SuiteResult,
     run_suite,
 )
-from .bbq import BbqResult
+from .bbq import BbqResult, BbqStudy
 from .ceat import CeatInputError, ContextualAssociationResult, ContextualAssociationTest
 from .likelihood import PairedLikelihood, PairedLikelihoodResult, PairRow
 from .nli import NliProbe, NliProbeResult, NliRunError, debias_comparison
@@ -35,6 +35,7 @@ __all__ = [
     "AssociationTest",
     "AssociationTestResult",
     "BbqResult",
+    "BbqStudy",
     "CeatInputError",
     "ContextualAssociationResult",
     "ContextualAssociationTest",
