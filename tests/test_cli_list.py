@@ -63,7 +63,8 @@ def test_nli_lists_probes_and_nli_models(capsys) -> None:
 
 def test_data_lists_data_sets_with_licences(capsys) -> None:
     text, sections = _listed("data", capsys)
-    assert sections["data sets"] == ["crows-pairs", "stereoset", "sent-bias", "word-lists"]
+    assert sections["data sets"] == ["crows-pairs", "stereoset", "sent-bias", "word-lists", "bbq"]
+    assert "CC BY 4.0" in text  # BBQ (Parrish et al. 2022)
     assert "CC BY-NC 4.0" in text
 
 
