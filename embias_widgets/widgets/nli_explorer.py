@@ -334,7 +334,8 @@ class NliExplorer(EmbiasWidget):
             self.progress = {"n_scored": result.n_scored, "n_pairs": result.n_pairs,
                              "seconds": round(result.seconds, 3), "done": done,
                              "stopped": done and result.n_scored < result.n_pairs}
-            # each measure with its interval (`<measure>_interval`, t for NN, Wilson for FN) and the level's n
+            # each measure with its interval (`<measure>_interval`: the two-way bootstrap over templates and word
+            # pairs) and the level's n
             self.scores = {**result.levels_dict(), "notes": dict(LEVEL_NOTES)}
             self.templates = result.templates() if result.n_scored else {}
             self.heatmap = self._heatmap_of(result, source)
