@@ -32,15 +32,16 @@ def group_test(g: Any, convention: str, level: float = DEFAULT_LEVEL) -> dict[st
 
 
 def score_brackets(test: dict[str, Any], level: float = DEFAULT_LEVEL) -> str:
-    """``[95% Wilson interval a to b; decided pairs c% [d, e], sign test p f]`` of a :func:`group_test`."""
+    """``[95% Wilson interval a to b; c% of the decided pairs prefer ... [d, e], sign test p f]`` of a
+    :func:`group_test`."""
     iv, dec = test["score_interval"], test["percent_of_decided_interval"]
     if iv is None:
         return "[no interval]"
     text = f"[{level:.0%} Wilson interval {iv['low']:.2f} to {iv['high']:.2f}"
     if dec is None:
         return text + "; every pair a tie, so no decided pair to test]"
-    return (text + f"; decided pairs {test['percent_of_decided']:.2f}% stereotypical [{dec['low']:.2f}, "
-            f"{dec['high']:.2f}], sign test p {test['p_value']:.3g}]")
+    return (text + f"; {test['percent_of_decided']:.2f}% of the decided pairs prefer the more stereotypical "
+            f"sentence [{dec['low']:.2f}, {dec['high']:.2f}], sign test p {test['p_value']:.3g}]")
 
 
 def bias_interval_rows(bias: PairBiasScore | None, convention: str,

@@ -107,12 +107,12 @@ class PairedLikelihoodResult:
         level = check_level(level)
         test = group_test(self.bias, self.convention, level)
         line = f"{self.metric.upper()} bias score on {self.model}: {self.bias.score:.2f} " + score_brackets(
-            test, level) + f" ({self.convention} convention; {self.bias.n} pairs"
+            test, level) + f" ({self.convention} convention, {ref} = unbiased"
         if self.bias.n_ties:
-            line += (f", {self.bias.n_ties} ties counted in n, never as stereotypical, so {ref} is 'no bias' "
-                     "only without ties")
+            line += (f" only without ties; {self.bias.n} pairs, {self.bias.n_ties} ties counted in n, never as "
+                     "stereotypical")
         else:
-            line += f", no ties: {ref} = no bias"
+            line += f"; {self.bias.n} pairs, no ties"
         line += ")" if self.bias.decimals is None else f"; scores rounded to {self.bias.decimals} decimals)"
         parts = [
             f"{name} {g.percent_of_decided:.2f}"
