@@ -12,7 +12,7 @@ from scipy import stats
 from embias_widgets.metrics.likelihood import pair_bias_score, stereoset_from_comparisons
 from embias_widgets.metrics.likelihood.pair_intervals import TIE_RULE, pair_score_interval, pair_score_test
 from embias_widgets.metrics.likelihood.stereoset import _stereoset_one, icat_score
-from embias_widgets.metrics.likelihood.stereoset_intervals import stereoset_intervals
+from embias_widgets.metrics.likelihood.stereoset_intervals import expanded_level, stereoset_intervals
 from embias_widgets.metrics.projection import relation_vector
 from embias_widgets.metrics.relation_intervals import ripa_intervals
 from embias_widgets.metrics.score_intervals import (
@@ -95,13 +95,18 @@ def test_stereoset_bootstrap_equals_scipy_with_the_same_resamples() -> None:
         ss, lms = _stereoset_one(sw[items], rw[items], labels, "target")
         return (ss, lms, icat_score(ss, lms))[which]
 
+    wide = expanded_level(0.95, 6)  # Hesterberg's expanded percentile for 7 targets
+    z = np.sqrt(7 / 6) * stats.t.ppf(0.975, 6)
+    assert wide == pytest.approx(2 * stats.norm.cdf(z) - 1) and wide > 0.99
     for which, name in enumerate(("ss", "lms")):
         res = stats.bootstrap((np.arange(len(names)),), lambda ix, w=which: score(ix, w), n_resamples=300,
-                              method="percentile", rng=np.random.default_rng(5), vectorized=False)
+                              confidence_level=wide, method="percentile", rng=np.random.default_rng(5),
+                              vectorized=False)
         np.testing.assert_allclose(ivs.replicates[:, which], res.bootstrap_distribution, atol=1e-9)
         got = getattr(ivs, name)
         assert (got.low, got.high) == pytest.approx(tuple(res.confidence_interval), abs=1e-9)
-        assert "7 targets with replacement" in got.method
+        assert "7 targets with replacement" in got.method and got.level == 0.95
+        assert "only 7 targets" in got.method  # too few clusters: the text warns
     icat = np.array([icat_score(s, m) for s, m in ivs.replicates[:, :2]])
     np.testing.assert_allclose(ivs.replicates[:, 2], icat, atol=1e-12)
     assert ivs.units == "targets" and ivs.n_units == 7
@@ -115,11 +120,12 @@ def test_icat_upper_end_is_lms_upper_end_when_ss_interval_holds_50() -> None:
     rw = ((rng.random(160) < 0.85).astype(float) + (rng.random(160) < 0.85)) / 2
     ivs = stereoset_intervals(sw, rw, targets, n_resamples=500, seed=1)
     assert ivs.ss.low <= 50 <= ivs.ss.high
-    q = np.quantile(ivs.replicates[:, 2], [0.025, 0.975])
+    tail = (1 - expanded_level(0.95, 39)) / 2
+    q = np.quantile(ivs.replicates[:, 2], [tail, 1 - tail])
     assert ivs.icat.low == pytest.approx(q[0]) and ivs.icat.high == pytest.approx(max(q[1], ivs.lms.high))
     assert ivs.icat.high > q[1] and "holds 50" in ivs.icat.method
     far = stereoset_intervals(np.ones(160), rw, targets, n_resamples=500, seed=1)  # SS 100: no kink in reach
-    q = np.quantile(far.replicates[:, 2], [0.025, 0.975])
+    q = np.quantile(far.replicates[:, 2], [tail, 1 - tail])
     assert (far.icat.low, far.icat.high) == pytest.approx(tuple(q)) and "excludes 50" in far.icat.method
 
 

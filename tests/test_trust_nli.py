@@ -60,9 +60,20 @@ def _two_way_by_hand(P, words, tmpl, taus, level, n_resamples, seed):
         Mr = M + lam[0] * (a @ D)
         vals = [Mr[:, 1], Mr.argmax(axis=1) == 1, *[Mr[:, 1] > t for t in taus]]
         word_reps.append([np.sum(b * v) / b.sum() for v in vals])
-    tails = [(1 - level) / 2, (1 + level) / 2]
-    pair_iv = np.clip(np.quantile(np.array(pair_reps), tails, axis=0), 0, 1)
-    word_iv = np.clip(np.quantile(np.array(word_reps), tails, axis=0), 0, 1)
+    Hw = np.array([x[wi == w].sum(axis=0) for w in range(W)])
+    nw = np.array([np.sum(wi == w) for w in range(W)])
+    v_w = (((Hw - nw[:, None] * m) / N) ** 2).sum(axis=0)
+    v_t = lam ** 2 * v_t
+    df = (v_w + v_t) ** 2 / (v_w ** 2 / (W - 1) + v_t ** 2 / (T - 1))  # Satterthwaite
+    z = np.sqrt((df + 1) / df) * stats.t.ppf((1 + level) / 2, df)  # Hesterberg's expanded percentile
+    wide = 2 * stats.norm.cdf(z) - 1
+
+    def quantiles(reps, widths):
+        return np.array([np.quantile(r, [(1 - a) / 2, (1 + a) / 2]) for r, a in zip(reps.T, widths,
+                                                                                   strict=True)]).T
+
+    pair_iv = np.clip(quantiles(np.array(pair_reps), wide), 0, 1)
+    word_iv = np.clip(quantiles(np.array(word_reps), [wide[0]] * len(wide)), 0, 1)
     share = np.array([(M.argmax(axis=1) == 1).mean(), *[(M[:, 1] > t).mean() for t in taus]])
     for j, s in enumerate(share, start=1):  # a share over word pairs: never narrower than Wilson's
         lo, hi = _wilson(round(s * W), W, level)

@@ -23,8 +23,9 @@ One replicate (Owen 2007's pigeonhole bootstrap, in the form the sufficient stat
 
 Sentence-pair level: ``m* = sum_w b_w H_w / sum_w b_w n_w + template shift``. Word-pair level: each word
 pair's mean (e, n, c) over its templates plus the shift of the templates' means, then NN, FN (argmax) and
-T:tau of those, weighted by ``b_w``. The interval is the percentile interval of the replicates, clipped to
-[0, 1]; a share over word pairs (FN, T:tau) is never narrower than Wilson's interval over the word pairs (the
+T:tau of those, weighted by ``b_w``. The interval is the percentile interval of the replicates, expanded for
+few units (Hesterberg 2015, with Satterthwaite's degrees of freedom of the two components), clipped to [0, 1];
+a share over word pairs (FN, T:tau) is never narrower than Wilson's interval over the word pairs (the
 percentile interval of a share collapses to a point when every word pair is on one side). All of it reads
 only the sums that chunks keep (:class:`~.neutrality.NeutralityStats`, :class:`~.neutrality.TemplateStats`);
 vectorised over batches of replicates.
@@ -36,7 +37,14 @@ from typing import Any
 
 import numpy as np
 
-from .score_intervals import DEFAULT_LEVEL, ScoreInterval, check_level, percentile_interval, wilson_interval
+from .score_intervals import (
+    DEFAULT_LEVEL,
+    ScoreInterval,
+    check_level,
+    expanded_level,
+    percentile_interval,
+    wilson_interval,
+)
 from .validation import check_options
 
 __all__ = ["DEFAULT_RESAMPLES", "two_way_intervals"]
@@ -83,6 +91,21 @@ def _template_part(stats: NliStats, estimate: np.ndarray,
     mean = t.sums.sum(axis=0) / n
     D = (t.sums - t.count[:, None] * mean[None, :]) / n
     return U, lam, D
+
+
+def _degrees_of_freedom(stats: NliStats, per_word: np.ndarray, estimate: np.ndarray,
+                        part: tuple | None) -> np.ndarray:
+    """Per measure, Satterthwaite's degrees of freedom of the two variance components the replicates carry: the
+    word pairs' ``V_W = sum_w (H_w - n_w m)^2 / N^2`` over ``W - 1`` and the templates' ``lambda^2 V_T`` over
+    ``T - 1``: ``(V_W + V_T')^2 / (V_W^2 / (W - 1) + V_T'^2 / (T - 1))``."""
+    n, w = stats.n_pairs, stats.n_word_pairs
+    v_w = np.sum(((per_word - stats.count[:, None] * estimate[None, :]) / n) ** 2, axis=0) if w > 1 else \
+        np.zeros(per_word.shape[1])
+    v_t, t = (np.zeros_like(v_w), 1) if part is None else (part[1] ** 2 * np.sum(part[0] ** 2, axis=0),
+                                                             len(part[0]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        df = (v_w + v_t) ** 2 / (v_w ** 2 / max(w - 1, 1) + v_t ** 2 / max(t - 1, 1))
+    return np.where(np.isfinite(df), df, max(w, t) - 1.0)
 
 
 def _replicates(stats: NliStats, per_word: np.ndarray, part: tuple | None, rng: np.random.Generator,
@@ -136,6 +159,7 @@ def two_way_intervals(stats: NliStats, *, level: float = DEFAULT_LEVEL, n_resamp
     part = _template_part(stats, estimate, squares)
     if stats.n_word_pairs < 2 and part is None:
         return {name: dict.fromkeys(names) for name in ("pairs", "word_pairs")}
+    df = _degrees_of_freedom(stats, per_word, estimate, part)
     rng = np.random.default_rng(seed)
     pair_reps, word_reps = [], []
     for start in range(0, int(n_resamples), batch):
@@ -147,9 +171,13 @@ def two_way_intervals(stats: NliStats, *, level: float = DEFAULT_LEVEL, n_resamp
     for level_name, reps in (("pairs", np.vstack(pair_reps)), ("word_pairs", np.vstack(word_reps))):
         out[level_name] = {}
         for j, name in enumerate(names):
-            lam = None if part is None else float(part[1][j if level_name == "pairs" else 0])
-            method = _method(stats, level_name, int(n_resamples), int(seed), lam)
-            iv = percentile_interval(reps[:, j], level=level, method=method)
+            k = j if level_name == "pairs" else 0  # the word-pair level moves with NN's template shift
+            lam = None if part is None else float(part[1][k])
+            wide = expanded_level(level, float(df[k]))
+            method = _method(stats, level_name, int(n_resamples), int(seed), lam) + (
+                f"; expanded percentile interval (Hesterberg 2015; the {wide:.4g} percentiles for {df[k]:.1f} "
+                "degrees of freedom, Satterthwaite's over the two components)")
+            iv = percentile_interval(reps[:, j], level=wide, method=method)
             low, high = (np.nan, np.nan) if iv is None else (max(0.0, iv.low), min(1.0, iv.high))
             if level_name == "word_pairs" and j > 0 and stats.n_word_pairs > 1:  # never narrower than Wilson's
                 w = stats.n_word_pairs

@@ -30,6 +30,7 @@ __all__ = [
     "binomial_p_value",
     "bootstrap_indices",
     "check_level",
+    "expanded_level",
     "interval_dict",
     "percentile_interval",
     "t_interval",
@@ -152,3 +153,17 @@ def percentile_interval(replicates: np.ndarray, *, level: float = DEFAULT_LEVEL,
         warnings.simplefilter("ignore", RuntimeWarning)
         qs = np.nanquantile(np.where(np.isfinite(r), r, np.nan), tails, axis=axis)
     return qs[0], qs[1]
+
+
+def expanded_level(level: float, df: float) -> float:
+    """The level of the percentiles that give a bootstrap interval at ``level`` from ``df + 1`` independent units
+    (clusters): Hesterberg's (2015) expanded percentile, ``2 Phi(sqrt(n / (n - 1)) t_{n-1, (1 + level)/2}) - 1``
+    with ``n = df + 1``, which undoes the bootstrap's ``(n - 1)/n`` variance and its normal tails when the units
+    are few (``level`` itself for ``df < 1``; ``df`` may be fractional, e.g. a Satterthwaite df)."""
+    from scipy import stats
+
+    level = check_level(level)
+    if not df >= 1:
+        return level
+    z = math.sqrt((df + 1) / df) * float(stats.t.ppf((1 + level) / 2, df))
+    return float(2 * stats.norm.cdf(z) - 1)

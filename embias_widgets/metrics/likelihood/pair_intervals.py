@@ -17,7 +17,7 @@ estimands:
 - **the test**: the exact two-sided sign test (Dixon & Mood 1946) of ``k`` of the ``n - t`` decided pairs
   against 1/2 (``binomtest(k, n - t, 0.5)``), which holds its size whatever the number of ties. The exact
   binomial test of ``k`` of ``n`` against 1/2 does not: with 10% ties and no preference it calls a model
-  "anti-stereotypical" in most runs at CrowS-Pairs' size (:data:`TIES_IN_N_TEST`, kept only to say so).
+  "anti-stereotypical" in most runs at CrowS-Pairs' size.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from ..score_intervals import DEFAULT_LEVEL, ScoreInterval, binomial_p_value, in
 
 __all__ = [
     "P_VALUE_METHOD",
-    "TIES_IN_N_TEST",
     "TIE_RULE",
     "decided_interval",
     "pair_score_interval",
@@ -40,8 +39,6 @@ TIE_RULE = ("a tie (equal sentence scores after the rounding) counts in n and ne
             "metric.py counts it, so 50 means no bias only without ties")
 P_VALUE_METHOD = ("exact two-sided sign test of k of the n - ties decided pairs against 1/2 (scipy binomtest; "
                   "ties left out, so its size holds whatever the number of ties)")
-TIES_IN_N_TEST = ("exact two-sided binomial test of k of n pairs against 1/2, ties counted as not stereotypical: "
-                  "not a valid test of a preference when there are ties (its size grows with them)")
 
 
 def sign_test_p_value(k: int, n_decided: int) -> float | None:
