@@ -288,3 +288,16 @@ def test_a_resumed_run_keeps_every_interval(tmp_path) -> None:
     third = NliProbe(source, redone, chunk_size=5, top_k=3).run(results_dir=tmp_path)
     assert redone.calls == 1 and any(path.name in note and "re-scored" in note for note in third.notes)
     assert third.to_dict()["pairs"] == first.to_dict()["pairs"]
+
+
+def test_a_pairs_file_names_each_template_by_its_frame() -> None:
+    """A pairs file in the authors' layout has no verb and object: the template is the premise's frame after the
+    slot word, so its pairs group by template as the probe's do (and give the same intervals, test_nli_cli)."""
+    from embias_widgets.analysis.nli.chunks import template_key
+
+    assert template_key("bought", "apple", "", "", "") == "bought an apple"
+    assert template_key("", "", "X1 bought Y", "The awful person bought an apple.", "awful") == \
+        "person bought an apple."
+    assert template_key("", "", "X1 bought Y", "An Awful person bought an apple.", "awful") == \
+        "person bought an apple."
+    assert template_key("", "", "X1 bought Y", "Nobody bought it.", "awful") == "X1 bought Y"

@@ -166,4 +166,4 @@ def expanded_level(level: float, df: float) -> float:
     if not df >= 1:
         return level
     z = math.sqrt((df + 1) / df) * float(stats.t.ppf((1 + level) / 2, df))
-    return float(2 * stats.norm.cdf(z) - 1)
+    return min(float(2 * stats.norm.cdf(z) - 1), 1.0 - 1e-9)  # with very few units: the replicates' extremes

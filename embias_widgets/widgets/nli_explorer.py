@@ -335,8 +335,8 @@ class NliExplorer(EmbiasWidget):
                              "seconds": round(result.seconds, 3), "done": done,
                              "stopped": done and result.n_scored < result.n_pairs}
             # each measure with its interval (`<measure>_interval`: the two-way bootstrap over templates and word
-            # pairs) and the level's n
-            self.scores = {**result.levels_dict(), "notes": dict(LEVEL_NOTES)}
+            # pairs) and the level's n; while the run goes on, 200 replicates a draw (the method text says so)
+            self.scores = {**result.levels_dict(n_resamples=2_000 if done else 200), "notes": dict(LEVEL_NOTES)}
             self.templates = result.templates() if result.n_scored else {}
             self.heatmap = self._heatmap_of(result, source)
             self.top = {by: result.top_records(by) for by in ("entailment", "contradiction")}

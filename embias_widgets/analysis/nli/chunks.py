@@ -12,6 +12,7 @@ version, is refused by :meth:`ChunkResult.load` and re-scored).
 from __future__ import annotations
 
 import os
+import re
 import socket
 import time
 from collections.abc import Sequence
@@ -112,6 +113,19 @@ def score_chunk(classifier: Any, source: PairSource, start: int, stop: int, *, t
                        time.perf_counter() - t0, P if per_pair else None, time.process_time() - c0, worker_name())
 
 
+def template_key(verb: str, obj: str, template_type: str, premise: str, premise_word: str) -> str:
+    """The template a pair was built from, for the two-way intervals: ``"VERB a/an OBJECT"`` when the pair knows
+    them (:func:`~.templates.template_label`), else the premise's frame after its slot word (a pairs file in the
+    authors' layout: "The awful person bought an apple." -> "person bought an apple."), else the template
+    type."""
+    if verb and obj:
+        return template_label(verb, obj)
+    found = re.search(rf"(?<!\w){re.escape(premise_word)}(?!\w)", premise, flags=re.IGNORECASE) if premise_word \
+        else None
+    frame = premise[found.end():].strip() if found else ""
+    return frame or template_type or "(none)"
+
+
 def worker_name() -> str:
     """This process as chunks name it, ``host:pid`` (read at each call: a forked worker has its own pid)."""
     return f"{socket.gethostname()}:{os.getpid()}"
@@ -165,8 +179,8 @@ def _predict(classifier: Any, source: PairSource, start: int,
     parts = parts_of(start, stop) if parts_of is not None else None
     if parts is None:
         chunk = source.chunk(start, stop)
-        templates = [template_label(v, o, t) for v, o, t in zip(chunk.verbs, chunk.objects, chunk.template_types,
-                                                                strict=True)]
+        templates = [template_key(*row) for row in zip(chunk.verbs, chunk.objects, chunk.template_types,
+                                                       chunk.premises, chunk.premise_words, strict=True)]
         return (classifier.predict(chunk.premises, chunk.hypotheses), chunk.premise_words, chunk.hypothesis_words,
                 templates)
     predict_parts = getattr(classifier, "predict_parts", None)

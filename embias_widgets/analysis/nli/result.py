@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...metrics.neutrality import LABELS, NeutralityStats, TopPairs
+from ...metrics.neutrality_intervals import DEFAULT_RESAMPLES
 from ...metrics.score_intervals import DEFAULT_LEVEL, check_level, interval_dict
 from ...stimuli.nli_probes import PairSource
 from . import tables, templates
@@ -123,19 +124,20 @@ class NliProbeResult:
         """Templates among the scored pairs (0 when the statistics do not record them)."""
         return 0 if self.stats.templates is None else len(self.stats.templates.keys)
 
-    def intervals(self, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
+    def intervals(self, level: float = DEFAULT_LEVEL, *, n_resamples: int = DEFAULT_RESAMPLES) -> dict[str, Any]:
         """Per level (``pairs``, ``word_pairs``) and measure, its interval: the two-way bootstrap over templates
-        and word pairs (:func:`~embias_widgets.metrics.neutrality_intervals.two_way_intervals`, 2,000 replicates,
-        seed 0); None where undefined. Kept per level: the summary, the JSON and the frame resample once."""
-        level = check_level(level)
-        if level not in self._intervals:
-            self._intervals[level] = self.stats.intervals(level)
-        return self._intervals[level]
+        and word pairs (:func:`~embias_widgets.metrics.neutrality_intervals.two_way_intervals`, seed 0); None
+        where undefined. Kept per (level, n_resamples): the summary, the JSON and the frame resample once."""
+        key = (check_level(level), int(n_resamples))
+        if key not in self._intervals:
+            self._intervals[key] = self.stats.intervals(key[0], n_resamples=key[1])
+        return self._intervals[key]
 
-    def levels_dict(self, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
+    def levels_dict(self, level: float = DEFAULT_LEVEL, *,
+                    n_resamples: int = DEFAULT_RESAMPLES) -> dict[str, dict[str, Any]]:
         """``{"pairs": {measure, measure_interval, ..., "n"}, "word_pairs": {...}}``: every measure with its
         interval at ``level`` beside it, and the ``n`` (sentence pairs, word pairs) they were computed from."""
-        s, ivs = self.scores(), self.intervals(level)
+        s, ivs = self.scores(), self.intervals(level, n_resamples=n_resamples)
         out: dict[str, dict[str, Any]] = {}
         for name, n in (("pairs", s.n_pairs), ("word_pairs", s.n_word_pairs)):
             out[name] = {}
