@@ -301,3 +301,23 @@ def test_a_pairs_file_names_each_template_by_its_frame() -> None:
     assert template_key("", "", "X1 bought Y", "An Awful person bought an apple.", "awful") == \
         "person bought an apple."
     assert template_key("", "", "X1 bought Y", "Nobody bought it.", "awful") == "X1 bought Y"
+
+
+def test_word_pair_shares_warn_when_few_templates_leave_their_means_noisy() -> None:
+    """The pairs' own noise over 8 templates swamps a small spread between word pairs: the word-pair shares are
+    then biased (the calibration suite measured 0.89 coverage), and their method text says so; with 200
+    templates it does not."""
+    from embias_widgets.metrics.neutrality_intervals import noisy_word_means
+
+    P, w, t = _crossed(8, 30, 0.1, 0.3, 1.5, seed=2)
+    noisy = NeutralityStats.from_probs(P, w, ["h"] * len(w), templates=t)
+    share = noisy_word_means(noisy)
+    # by hand: the pairs' own variance (within a word pair, less the template means' variance) over 8 templates
+    n = P[:, 1].reshape(8, 30)
+    own = n.var(axis=0, ddof=1).mean() - n.mean(axis=1).var(ddof=1)
+    assert share == pytest.approx(own / 8 / n.mean(axis=0).var(ddof=1))
+    assert share > 0.3 and "warning" in noisy.intervals()["word_pairs"]["fraction_neutral"].method
+    assert "warning" not in noisy.intervals()["pairs"]["fraction_neutral"].method
+    P, w, t = _crossed(200, 30, 0.1, 0.3, 1.5, seed=2)
+    calm = NeutralityStats.from_probs(P, w, ["h"] * len(w), templates=t)
+    assert noisy_word_means(calm) < 0.3 and "warning" not in calm.intervals()["word_pairs"]["fraction_neutral"].method
