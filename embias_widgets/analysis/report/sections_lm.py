@@ -88,16 +88,16 @@ def run_crows(spec: SectionSpec) -> dict[str, Any]:
     b_rows = dict(_crows_rows(b)) if b else {}
     rows, tests = [], []
     for label, v in _crows_rows(a):
-        rows.append([label, v["n"], v["n_ties"], number(v["score"]), interval(v, "score"),
-                     number(v["percent_of_decided"]), interval(v, "percent_of_decided"), v["p_value"]]
+        rows.append([label, v["n"], number(v["score"]), interval(v, "score"), number(v["percent_of_decided"]),
+                     interval(v, "percent_of_decided"), v["n_ties"], v["p_value"]]
                     + ([number(b_rows[label]["score"]), number(b_rows[label]["score"] - 50)] if b else []))
         if not label.startswith("direction: "):
             tests.append({"label": label, "p": v["p_value"]})
-    scores = [r[4] for r in rows]
-    decided = [r[6] for r in rows]
+    scores = [r[3] for r in rows]
+    decided = [r[5] for r in rows]
     iv_name = interval_column(scores + decided)
     decided_col = f"{name_a} % of decided pairs"
-    columns = ["bias type", "n", "ties", f"{name_a} %", iv_name, decided_col, f"decided {iv_name}", "p (sign test)"]
+    columns = ["bias type", "n", f"{name_a} %", iv_name, decided_col, f"decided {iv_name}", "ties", "p (sign test)"]
     columns += ["AUL %", "AUL (Zhou: % - 50)"] if b else []
     notes = [f"{len(pairs):,} pairs; {name_a} %: the published score, % of pairs whose more stereotypical sentence "
              f"scores higher, a tie counting in n and never as stereotypical (CrowS-Pairs' metric.py; {name_a} "
