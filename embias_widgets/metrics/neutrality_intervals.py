@@ -63,9 +63,7 @@ def _counts(rng: np.random.Generator, n: int, r: int) -> np.ndarray:
 
 def _measures(stats: NliStats) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Names, per-word-pair sums ``(W, m)`` and totals of squares ``(m,)`` of the pair-level measures."""
-    from .neutrality import threshold_key
-
-    names = ["net_neutral", "fraction_neutral", *[threshold_key(t) for t in stats.taus]]
+    names = list(stats.pair_level())  # net_neutral, fraction_neutral, threshold_<tau>... in the run's order
     per_word = np.column_stack([stats.sums[:, 1], stats.argmax[:, 1], stats.above]).astype(np.float64)
     squares = np.nan if stats.squares is None else float(np.sum(stats.squares))
     return names, per_word, np.array([squares, *per_word[:, 1:].sum(axis=0)])  # an indicator is its own square
