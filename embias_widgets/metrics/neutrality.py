@@ -336,8 +336,9 @@ class TopPairs:
 
 
 def nli_intervals(neutral: np.ndarray, is_neutral: np.ndarray, level: float = DEFAULT_LEVEL) -> dict[str, tuple]:
-    """Intervals over sampled sentence pairs: ``{"nn": (low, high), "fn": (low, high)}``, the t interval of
-    the mean of ``neutral`` (NN) and the Wilson score interval of the share ``is_neutral`` (FN)."""
+    """Intervals over independently sampled sentence pairs: ``{"nn": (low, high), "fn": (low, high)}``, the t
+    interval of the mean of ``neutral`` (NN) and the Wilson score interval of the share ``is_neutral`` (FN).
+    Not for a probe's pairs, which share templates and word pairs: use :meth:`NeutralityStats.intervals`."""
     nn = t_interval(np.asarray(neutral, dtype=np.float64), level=level)
     hits = np.asarray(is_neutral, dtype=bool)
     fn = wilson_interval(int(hits.sum()), int(hits.size), level=level)

@@ -3,11 +3,11 @@
 Issue 28 asks every headline number to carry an interval that says what was resampled or assumed
 (``../shared/docs/metrics.md`` section 6):
 
-- a share ``k / n`` (CrowS-Pairs-style pair scores, NLI's fraction neutral): Wilson's score interval
+- a share ``k / n`` (CrowS-Pairs-style pair scores and their decided pairs): Wilson's score interval
   (Wilson 1927; scipy ``binomtest(k, n).proportion_ci(level, method="wilson")``), with centre
   ``(p + z^2/2n) / (1 + z^2/n)`` and half-width ``z / (1 + z^2/n) * sqrt(p(1-p)/n + z^2/4n^2)``,
   ``z = Phi^-1((1 + level) / 2)``; the exact two-sided binomial test of ``k`` of ``n`` against 1/2;
-- a mean of ``n`` values (NLI's net neutral): Student's t interval ``mean +- t_{n-1} * s / sqrt(n)``;
+- a mean of ``n`` independent values: Student's t interval ``mean +- t_{n-1} * s / sqrt(n)``;
 - anything else: the percentile bootstrap interval (Efron 1979) of seeded replicates, the
   ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (``numpy.quantile``, linear, as scipy's
   ``bootstrap(method="percentile")``).

@@ -22,7 +22,7 @@ from ...metrics.score_intervals import DEFAULT_LEVEL, interval_dict
 __all__ = ["STEREOSET_SEED", "bias_interval_rows", "group_test", "score_brackets", "stereoset_record"]
 
 STEREOSET_SEED = 0
-"""Seed of the StereoSet item bootstrap: a result's intervals are the same on every call."""
+"""Seed of the StereoSet target bootstrap: a result's intervals are the same on every call."""
 
 
 def group_test(g: Any, convention: str, level: float = DEFAULT_LEVEL) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def bias_interval_rows(bias: PairBiasScore | None, convention: str,
 
 
 def stereoset_record(s: StereoSetScore, level: float = DEFAULT_LEVEL, *, by_type: bool = True) -> dict[str, Any]:
-    """SS, LMS, ICAT with their item bootstrap intervals (``ss_interval``, ...), ``n`` and, with
+    """SS, LMS, ICAT with their target bootstrap intervals (``ss_interval``, ...), ``n`` and, with
     ``by_type``, the same per bias type."""
     out: dict[str, Any] = {}
     ivs = s.intervals(level=level, seed=STEREOSET_SEED)
