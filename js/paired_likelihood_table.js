@@ -60,10 +60,11 @@ function exportsFor(model, summarySvg) {
         test: `${metricName(model.get("metric"))} bias score`,
         model: name() || "model",
         subtitle: `${summary.metric_label || ""}. ${summary.convention_label || ""}`.trim(),
-        lines: [scored ? `bias score ${formatValue(summary.score, "percent")} ${formatInterval(summary.score_interval, "percent")} (${summary.group || "all pairs"}, N = ${summary.n} pairs; ${summary.reference ?? 50} = unbiased)` : "no scored pairs",
+        lines: [scored ? `bias score ${formatValue(summary.score, "percent")} ${formatInterval(summary.score_interval, "percent")} (${summary.group || "all pairs"}, N = ${summary.n} pairs, ${summary.n_ties} ties; ${summary.reference ?? 50} = unbiased only without ties)` : "no scored pairs",
+          ...(scored && summary.percent_of_decided_interval ? [`decided pairs ${formatValue(summary.percent_of_decided, "percent")}% ${formatInterval(summary.percent_of_decided_interval, "percent")} prefer the more stereotypical sentence, sign test p ${formatValue(summary.p_value, "p")}`] : []),
           ...(summary.groups || []).map((g) => `${g.name}: ${formatValue(g.score, "percent")} ${formatInterval(g.score_interval, "percent")} (N = ${g.n})`)],
         legend: [["prefers the more stereotypical sentence", "plt-bar-stereo"], ["prefers the less stereotypical sentence", "plt-bar-anti"],
-          ...(scored && summary.score_interval ? [[`whiskers: ${Math.round(100 * summary.score_interval.level)}% Wilson interval`, null]] : [])],
+          ...(scored && summary.score_interval ? [[`whiskers: ${Math.round(100 * summary.score_interval.level)}% Wilson interval${summary.n_ties ? "; dot: the decided pairs' share" : ""}`, null]] : [])],
         ref: [summary.reference ?? 50, "unbiased"],
       });
     },

@@ -151,6 +151,9 @@ def test_dask_local_cluster_equals_the_local_engine_exactly(tmp_path):
     np.testing.assert_array_equal(dist.stats.sums, local.stats.sums)
     for by in ("entailment", "contradiction"):
         assert dist.top[by].indices.tolist() == local.top[by].indices.tolist()
+    np.testing.assert_array_equal(dist.stats.templates.sums, local.stats.templates.sums)
+    assert dist.stats.templates.keys == local.stats.templates.keys  # the per-template sums the intervals resample
+    assert dist.to_dict()["pairs"] == local.to_dict()["pairs"]  # so the same two-way intervals
     assert sorted(seen) == [300, 600, 900, 1200, 1500]
     assert len(list(tmp_path.glob("chunk_*.npz"))) == 5
 

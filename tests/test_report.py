@@ -117,11 +117,10 @@ def test_nli_numbers_equal_nli_probe_and_the_interval_is_hand_computed(quick):
     scores = run.to_dict()["pairs"]
     assert rows["NN (pairs)"]["value"] == scores["net_neutral"]
     assert rows["FN (pairs)"]["value"] == scores["fraction_neutral"]
-    n = run.pairs_table()["neutral"].to_numpy()
-    half = stats.t.ppf(0.975, len(n) - 1) * n.std(ddof=1) / math.sqrt(len(n))
     interval = rows["NN (pairs)"]["95% interval"]
-    assert (interval["low"], interval["high"]) == pytest.approx((n.mean() - half, n.mean() + half), abs=1e-12)
-    assert interval["level"] == 0.95 and "t interval" in interval["method"]
+    want = scores["net_neutral_interval"]  # the study's own two-way bootstrap (hand-checked in test_trust_nli)
+    assert (interval["low"], interval["high"]) == (want["low"], want["high"])
+    assert interval["level"] == 0.95 and "templates" in interval["method"] and "word pairs" in interval["method"]
 
 
 def test_wilson_interval_by_hand():
@@ -143,7 +142,12 @@ def test_crows_numbers_equal_paired_likelihood(quick, shared_data):
                        limit=QUICK_SIZES["crows_pairs"])
     cps = PairedLikelihood(pairs, model="embias-demo-mlm", metric="cps", progress=False).run()
     assert rows["all"]["n"] == len(pairs)
-    assert rows["all"]["CPS %"] == cps.score
+    assert rows["all"]["CPS %"] == cps.score and rows["all"]["ties"] == cps.bias.n_ties
+    assert rows["all"]["CPS % of decided pairs"] == cps.bias.percent_of_decided
+    assert rows["all"]["p (sign test)"] == cps.bias.p_value  # the sign test of the decided pairs
+    section = _section(result, section_id("crows-pairs", "embias-demo-mlm"))
+    assert section["chart"]["x"] == "CPS % of decided pairs" and section["chart"]["ref"] == 50
+    assert {t["label"] for t in section["significance"]} == {"all", *cps.bias.by_bias_type}
 
 
 def test_holm_runs_once_over_every_p_value(quick):

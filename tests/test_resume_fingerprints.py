@@ -66,7 +66,7 @@ def test_fresh_flag_reruns_every_chunk(tmp_path):
     redone, clf = run(tmp_path, Counting("counting-v2"), fresh=True)
     assert clf.calls == [500] * 4
     manifest = json.loads((tmp_path / "run.json").read_text())
-    assert manifest["format"] == 2 and len(manifest["fingerprint"]) == 64
+    assert manifest["format"] == 3 and len(manifest["fingerprint"]) == 64
     again, clf = run(tmp_path, Counting("counting-v2"))
     assert clf.calls == [] and again.scores() == redone.scores()
 
@@ -146,6 +146,19 @@ def test_a_manifest_without_fingerprint_is_refused(tmp_path):
     (tmp_path / "run.json").write_text(json.dumps({"probe": "gender-occupation", "n_pairs": 2000}))
     with pytest.raises(NliRunError, match="no fingerprint"):
         run(tmp_path)
+
+
+def test_a_manifest_of_the_earlier_chunk_format_is_refused(tmp_path):
+    """Format 2 chunks hold no per-template sums, so the two-way intervals could not be computed from them:
+    such a directory is refused (never merged), naming why and the way out."""
+    run(tmp_path)
+    manifest = json.loads((tmp_path / "run.json").read_text())
+    (tmp_path / "run.json").write_text(json.dumps({**manifest, "format": 2}))
+    with pytest.raises(NliRunError, match=r"earlier version.*chunk format 2, this version reads 3.*per-template "
+                                          r"sums.*fresh=True"):
+        run(tmp_path)
+    redone, clf = run(tmp_path, fresh=True)
+    assert clf.calls == [500] * 4 and redone.n_templates == len(probe().templates)
 
 
 def test_object_without_fingerprint_cannot_use_a_results_dir(tmp_path):

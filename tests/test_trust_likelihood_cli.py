@@ -1,5 +1,6 @@
-"""``embias pll --level``: every pair bias score and StereoSet score carries its interval in the JSON and the
-table (issue 28), computed from the result's own counts and items."""
+"""``embias pll --level``: every pair bias score carries its Wilson interval, its decided share with theirs and
+the sign test of its decided pairs, and every StereoSet score its target bootstrap interval, in the JSON and the
+table, computed from the result's own counts and items."""
 
 from __future__ import annotations
 
@@ -39,8 +40,14 @@ def _check_group(record: dict, level: float, reference: float) -> None:
     assert iv["low"] == pytest.approx(100 * ci.low + reference - 50, abs=1e-9)
     assert iv["high"] == pytest.approx(100 * ci.high + reference - 50, abs=1e-9)
     assert iv["level"] == level and "n and never in k" in iv["method"]
-    assert record["p_value"] == pytest.approx(stats.binomtest(k, n, 0.5).pvalue, abs=1e-12)
-    assert 0 <= ties <= n
+    assert record["n_decided"] == n - ties and 0 <= ties <= n
+    if n - ties:  # the sign test of the decided pairs, and their share with its Wilson interval
+        assert record["p_value"] == pytest.approx(stats.binomtest(k, n - ties, 0.5).pvalue, abs=1e-12)
+        assert record["percent_of_decided"] == pytest.approx(100 * k / (n - ties))
+        ci = stats.binomtest(k, n - ties).proportion_ci(level, method="wilson")
+        assert record["percent_of_decided_interval"]["low"] == pytest.approx(100 * ci.low, abs=1e-9)
+    else:
+        assert record["p_value"] is None and record["percent_of_decided_interval"] is None
 
 
 def test_crows_json_intervals_at_a_level(shared_data: Path) -> None:
@@ -59,17 +66,18 @@ def test_crows_json_intervals_at_a_level(shared_data: Path) -> None:
         k, decided = group["n_more_preferred"], group["n"] - group["n_ties"]
         ci = stats.binomtest(k, decided).proportion_ci(0.9, method="wilson")
         assert group["percent_of_decided_interval"]["low"] == pytest.approx(100 * ci.low)
-    assert "binomial" in record["p_value_method"]
+    assert "sign test" in record["p_value_method"] and "decided pairs" in record["p_value_method"]
 
 
 def test_table_shows_intervals_and_the_tie_rule(shared_data: Path) -> None:
     csv = shared_data / "crows_pairs" / "crows_pairs_anonymized.csv"
     code, text = _pll(csv, "--limit", "8")
     assert code == 0
-    assert "95% Wilson interval" in text and "binomial p vs 50" in text
+    assert "95% Wilson interval" in text and "of the decided pairs prefer" in text and "sign test p" in text
     header = next(line for line in text.splitlines() if line.startswith("bias_type"))
-    assert header.split()[:4] == ["bias_type", "score", "score_interval", "p_value"]
-    assert "counts in n and never in k" in text
+    assert header.split()[:6] == ["bias_type", "score", "score_interval", "percent_of_decided",
+                                  "percent_of_decided_interval", "p_value"]
+    assert "counts in n and never in k" in text and "50 means no bias only without ties" in text
     # every number as report.html writes it (the one formatter): percentages with 1 decimal, p in one style
     record = json.loads(_pll(csv, "--limit", "8", "--format", "json")[1])
     lines = text.splitlines()
@@ -88,7 +96,7 @@ def test_stereoset_json_intervals_reproducible(shared_data: Path) -> None:
     s = json.loads(text)["stereoset"]
     for name in ("ss", "lms", "icat"):
         iv = s[f"{name}_interval"]
-        assert iv["level"] == 0.95 and "items with replacement" in iv["method"] and "per target" in iv["method"]
+        assert iv["level"] == 0.95 and "targets with replacement" in iv["method"] and "per target" in iv["method"]
         assert iv["low"] <= iv["high"]
     assert np.isfinite(s["by_bias_type"][next(iter(s["by_bias_type"]))]["ss_interval"]["low"])
     assert json.loads(_pll(flat, *args)[1])["stereoset"] == s  # seeded: the same on every run

@@ -1,5 +1,5 @@
-"""Intervals of the likelihood, StereoSet and RIPA scores (issue 28): against scipy (binomtest, bootstrap with
-the same resamples), a by-hand Wilson interval, and a loop over the public metric functions."""
+"""Intervals of the likelihood, StereoSet and RIPA scores: against scipy (binomtest, bootstrap with the same
+resamples of targets), a by-hand Wilson interval, and a loop over the public metric functions."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from scipy import stats
 from embias_widgets.metrics.likelihood import pair_bias_score, stereoset_from_comparisons
 from embias_widgets.metrics.likelihood.pair_intervals import TIE_RULE, pair_score_interval, pair_score_test
 from embias_widgets.metrics.likelihood.stereoset import _stereoset_one, icat_score
-from embias_widgets.metrics.likelihood.stereoset_intervals import stereoset_intervals
+from embias_widgets.metrics.likelihood.stereoset_intervals import expanded_level, stereoset_intervals
 from embias_widgets.metrics.projection import relation_vector
 from embias_widgets.metrics.relation_intervals import ripa_intervals
 from embias_widgets.metrics.score_intervals import (
@@ -52,9 +52,9 @@ def test_pair_score_interval_ties_in_n_not_k_and_zhou_shift() -> None:
     assert TIE_RULE in iv.method and "k = 3" in iv.method and "n = 7" in iv.method
     zhou = pair_score_interval(3, 7, reference=0.0)
     assert (zhou.low, zhou.high) == pytest.approx((iv.low - 50, iv.high - 50), abs=1e-12)
-    test = pair_score_test(3, 7)
-    assert test["p_value"] == stats.binomtest(3, 7, 0.5).pvalue
-    assert test["score_interval"]["level"] == 0.95 and pair_score_test(0, 0)["score_interval"] is None
+    test = pair_score_test(3, 7, 2)
+    assert test["p_value"] == stats.binomtest(3, 5, 0.5).pvalue  # the sign test of the 5 decided pairs
+    assert test["score_interval"]["level"] == 0.95 and pair_score_test(0, 0, 0)["score_interval"] is None
 
 
 def test_t_interval_from_sums_equals_scipy() -> None:
@@ -82,20 +82,51 @@ def _stereoset_case(n: int = 60, seed: int = 1) -> tuple[np.ndarray, np.ndarray,
 
 
 def test_stereoset_bootstrap_equals_scipy_with_the_same_resamples() -> None:
+    """scipy draws the targets (the clusters); each draw's items are scored by the official aggregation with the
+    draw as its own target, so a target drawn twice counts twice in the average."""
     sw, rw, targets = _stereoset_case()
     ivs = stereoset_intervals(sw, rw, targets, n_resamples=300, seed=5)
+    names = list(dict.fromkeys(targets.tolist()))
+    members = [np.flatnonzero(targets == t) for t in names]
 
     def score(ix: np.ndarray, which: int) -> float:
-        ix = ix.astype(int)
-        ss, lms = _stereoset_one(sw[ix], rw[ix], targets[ix], "target")
+        items = np.concatenate([members[int(i)] for i in ix])
+        labels = np.concatenate([[f"{int(i)}#{draw}"] * len(members[int(i)]) for draw, i in enumerate(ix)])
+        ss, lms = _stereoset_one(sw[items], rw[items], labels, "target")
         return (ss, lms, icat_score(ss, lms))[which]
 
-    for which, name in enumerate(("ss", "lms", "icat")):
-        res = stats.bootstrap((np.arange(len(sw)),), lambda ix, w=which: score(ix, w), n_resamples=300,
-                              method="percentile", rng=np.random.default_rng(5), vectorized=False)
+    wide = expanded_level(0.95, 6)  # Hesterberg's expanded percentile for 7 targets
+    z = np.sqrt(7 / 6) * stats.t.ppf(0.975, 6)
+    assert wide == pytest.approx(2 * stats.norm.cdf(z) - 1) and wide > 0.99
+    for which, name in enumerate(("ss", "lms")):
+        res = stats.bootstrap((np.arange(len(names)),), lambda ix, w=which: score(ix, w), n_resamples=300,
+                              confidence_level=wide, method="percentile", rng=np.random.default_rng(5),
+                              vectorized=False)
         np.testing.assert_allclose(ivs.replicates[:, which], res.bootstrap_distribution, atol=1e-9)
         got = getattr(ivs, name)
         assert (got.low, got.high) == pytest.approx(tuple(res.confidence_interval), abs=1e-9)
+        assert "7 targets with replacement" in got.method and got.level == 0.95
+        assert "only 7 targets" in got.method  # too few clusters: the text warns
+    icat = np.array([icat_score(s, m) for s, m in ivs.replicates[:, :2]])
+    np.testing.assert_allclose(ivs.replicates[:, 2], icat, atol=1e-12)
+    assert ivs.units == "targets" and ivs.n_units == 7
+
+
+def test_icat_upper_end_is_lms_upper_end_when_ss_interval_holds_50() -> None:
+    """At SS = 50 ICAT = LMS min(SS, 100 - SS)/50 is biased low; its interval then reaches LMS's upper end."""
+    rng = np.random.default_rng(0)
+    targets = np.repeat([f"t{i}" for i in range(40)], 4)
+    sw = (rng.random(160) < 0.5).astype(float)
+    rw = ((rng.random(160) < 0.85).astype(float) + (rng.random(160) < 0.85)) / 2
+    ivs = stereoset_intervals(sw, rw, targets, n_resamples=500, seed=1)
+    assert ivs.ss.low <= 50 <= ivs.ss.high
+    tail = (1 - expanded_level(0.95, 39)) / 2
+    q = np.quantile(ivs.replicates[:, 2], [tail, 1 - tail])
+    assert ivs.icat.low == pytest.approx(q[0]) and ivs.icat.high == pytest.approx(max(q[1], ivs.lms.high))
+    assert ivs.icat.high > q[1] and "holds 50" in ivs.icat.method
+    far = stereoset_intervals(np.ones(160), rw, targets, n_resamples=500, seed=1)  # SS 100: no kink in reach
+    q = np.quantile(far.replicates[:, 2], [tail, 1 - tail])
+    assert (far.icat.low, far.icat.high) == pytest.approx(tuple(q)) and "excludes 50" in far.icat.method
 
 
 def test_stereoset_item_average_and_seed_reproducible() -> None:

@@ -35,17 +35,22 @@ def table() -> PairedLikelihoodTable:
     return PairedLikelihoodTable(PAIRS, model=tiny_scorer())
 
 
-def test_table_summary_and_groups_carry_wilson_interval_and_binomial_p(table: PairedLikelihoodTable) -> None:
-    k, n = table.summary["n_stereo_preferred"], table.summary["n"]
+def test_table_summary_and_groups_carry_wilson_intervals_and_the_sign_test(table: PairedLikelihoodTable) -> None:
+    k, n, ties = table.summary["n_stereo_preferred"], table.summary["n"], table.summary["n_ties"]
     ci = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
     iv = table.summary["score_interval"]
     assert (iv["low"], iv["high"]) == pytest.approx((100 * ci.low, 100 * ci.high))
-    assert table.summary["p_value"] == pytest.approx(stats.binomtest(k, n, 0.5).pvalue)
-    assert "never in k" in iv["method"]
+    assert table.summary["p_value"] == pytest.approx(stats.binomtest(k, n - ties, 0.5).pvalue)
+    ci = stats.binomtest(k, n - ties).proportion_ci(0.95, method="wilson")
+    assert table.summary["percent_of_decided_interval"]["low"] == pytest.approx(100 * ci.low)
+    assert "never in k" in iv["method"] and "sign test" in table.summary["p_value_method"]
     table.set_state({"group_by": "bias_type", "convention": "zhou"})
     gender = next(g for g in table.summary["groups"] if g["name"] == "gender")
     ci = stats.binomtest(gender["n_stereo_preferred"], 2).proportion_ci(0.95, method="wilson")
     assert gender["score_interval"]["low"] == pytest.approx(100 * ci.low - 50)
+    decided = gender["n"] - gender["n_ties"]
+    assert gender["p_value"] == pytest.approx(stats.binomtest(gender["n_stereo_preferred"], decided).pvalue)
+    assert gender["percent_of_decided"] == pytest.approx(100 * gender["n_stereo_preferred"] / decided)
 
 
 @pytest.mark.parametrize("field", ["stereo", "anti", "bias_type"])
@@ -148,5 +153,6 @@ def test_result_chart_and_intervals_frame_carry_the_wilson_interval(table: Paire
     for name in ("all pairs", "gender"):
         assert rows[name]["low"] == pytest.approx(frame.loc[name, "low"])
         assert rows[name]["high"] == pytest.approx(frame.loc[name, "high"])
-    k, n = result.bias.n_stereo_preferred, result.bias.n
-    assert frame.loc["all pairs", "p_value"] == pytest.approx(stats.binomtest(k, n, 0.5).pvalue)
+    k, n, ties = result.bias.n_stereo_preferred, result.bias.n, result.bias.n_ties
+    assert frame.loc["all pairs", "p_value"] == pytest.approx(stats.binomtest(k, n - ties, 0.5).pvalue)
+    assert frame.loc["all pairs", "percent_of_decided"] == pytest.approx(100 * k / (n - ties))

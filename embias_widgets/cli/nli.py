@@ -63,7 +63,8 @@ def add_nli(sub: argparse._SubParsersAction) -> None:
                    help=f"threshold of T:tau (repeatable; default {' '.join(str(t) for t in DEFAULT_TAUS)})")
     p.add_argument("--top-k", type=int, default=10, metavar="K", help="top pairs by entailment/contradiction")
     p.add_argument("--level", type=float, default=0.95, metavar="L",
-                   help="level of the intervals (default 0.95): t for NN, Wilson for FN and T:tau, at both levels")
+                   help="level of the intervals (default 0.95): a two-way bootstrap over templates and word pairs "
+                   "(2,000 replicates, seed 0) for NN, FN and T:tau at both levels")
     p.add_argument("--by-template", action="store_true",
                    help="NN and FN per template, the most and least neutral templates (keeps per-pair rows in "
                    "memory: 24 bytes a pair)")
@@ -108,8 +109,10 @@ def _levels_table(obj: dict[str, Any], level: float, out: Any) -> None:
             bounds = "" if iv is None else f" {format_value(iv)}"
             cells.append(f"{format_value(obj[name][m])}{bounds}".rjust(22))
         out.write(f"{name:<12} " + "  ".join(cells) + "\n")
-    out.write(f"intervals ({level:g}): t for net_neutral, Wilson for the shares; pairs over sentence pairs, "
-              "word_pairs over the word pairs' template means\n")
+    iv = obj["pairs"].get("net_neutral_interval")
+    what = iv["method"] if iv else "none (fewer than 2 word pairs)"
+    out.write(f"intervals ({level:g}): {what}; pairs: the measures over sentence pairs, word_pairs: over the word "
+              "pairs' template means\n")
 
 
 def _templates_table(t: dict[str, Any], out: Any) -> None:
@@ -163,7 +166,8 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
         json.dump(_jsonable(obj), out, indent=1)
         out.write("\n")
         return 0
-    out.write(f"model {obj['model']}  probe {obj['probe']}  pairs {obj['n_pairs']:,}\n")
+    out.write(f"model {obj['model']}  probe {obj['probe']}  pairs {obj['n_pairs']:,}  word pairs "
+              f"{obj['n_word_pairs']:,}  templates {obj['n_templates']:,}\n")
     for note in obj.get("notes", []):  # a subset, re-scored chunks: the table says so, as the JSON does
         out.write(f"note: {note}\n")
     if "note" in obj:

@@ -43,8 +43,9 @@ def add_pll(sub: argparse._SubParsersAction) -> None:
                    "auto: 3 for cps as CrowS-Pairs' metric.py, exact for pll/aul/aula; none: always exact")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="score only the first N pairs")
     p.add_argument("--level", type=float, default=0.95, metavar="L",
-                   help="level of every interval (default 0.95): Wilson for the pair scores (a tie counts in n, "
-                   "not as stereotypical), item bootstrap (seed 0) for StereoSet's SS, LMS and ICAT")
+                   help="level of every interval (default 0.95): Wilson for the pair scores (the published score, "
+                   "where a tie counts in n and not as stereotypical, and the share of decided pairs), target "
+                   "bootstrap (seed 0) for StereoSet's SS, LMS and ICAT")
     p.add_argument("--format", choices=("table", "json"), default="table",
                    help="table for reading, or json with every pair's scores")
     p.add_argument("--token-budget", type=int, default=None, metavar="T",
@@ -109,16 +110,19 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
         out.write("\n")
         return 0
     out.write(result.summary(level=args.level) + "\n")
+    columns = ("score", "score_interval", "percent_of_decided", "percent_of_decided_interval", "p_value", "n",
+               "n_ties")
     rows = [{"bias_type": k, **v} for k, v in record["by_bias_type"].items()]
-    print_table(rows, ("bias_type", "score", "score_interval", "p_value", "percent_stereo", "n", "n_ties"), out)
+    print_table(rows, ("bias_type", *columns), out)
     if len(record["by_direction"]) > 1:
-        out.write("CrowS-Pairs metric.py sub-scores (successes over the direction's non-tied pairs); score, its "
-                  "interval and p_value over all the direction's pairs:\n")
+        out.write("per direction; percent_of_decided is CrowS-Pairs metric.py's sub-score (successes over the "
+                  "direction's non-tied pairs):\n")
         rows = [{"direction": k, **v} for k, v in record["by_direction"].items()]
-        print_table(rows, ("direction", "percent_of_decided", "score", "score_interval", "p_value", "n",
-                           "n_more_preferred", "n_ties"), out)
-    out.write(f"interval ({args.level:g}): {record['score_interval']['method']}; p_value: "
-              f"{record['p_value_method']}\n")
+        print_table(rows, ("direction", *columns), out)
+    out.write(f"score_interval ({args.level:g}): {record['score_interval']['method']}\n")
+    if record["percent_of_decided_interval"]:
+        out.write(f"percent_of_decided_interval: {record['percent_of_decided_interval']['method']}\n")
+    out.write(f"p_value: {record['p_value_method']}\n")
     if record.get("by_sense_key"):
         means = {m["sense_key"]: m for m in record["sense_means"]}
         rows = [{"sense_key": k, **v, "mean_stereo": means[k]["mean_stereo"], "mean_anti": means[k]["mean_anti"]}
@@ -131,7 +135,9 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
             f"{k.upper()} {format_value(values[k], 'percent')} {format_value(values[k + '_interval'], 'percent')}"
             for k in ("ss", "lms", "icat")) + "\n")
     if record.get("stereoset") and record["stereoset"]["ss_interval"]:
-        out.write(f"stereoset intervals ({args.level:g}): {record['stereoset']['ss_interval']['method']}\n")
+        for name in ("ss", "icat"):  # LMS is resampled as SS is
+            out.write(f"stereoset {name} interval ({args.level:g}): "
+                      f"{record['stereoset'][name + '_interval']['method']}\n")
     for note in [record.get("demo_note"), *record["notes"]]:
         if note:
             out.write(f"note: {note}\n")

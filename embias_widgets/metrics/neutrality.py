@@ -27,6 +27,11 @@ and "iraqi") is a subset of the rows. :class:`TopPairs` keeps the ``k`` pairs
 with the largest entailment and contradiction (the paper's Tables 2, 4, 6)
 across chunks. Pure numpy; argmax ties go to the first label (entailment,
 then neutral), as ``numpy.argmax``.
+
+The same sums per *template* (:class:`TemplateStats`) let the intervals
+resample the two independent units of a probe, templates and word pairs
+(:mod:`.neutrality_intervals`): the sentence pairs are their crossing, not
+independent draws.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .score_intervals import DEFAULT_LEVEL, ScoreInterval, t_interval, t_interval_from_sums, wilson_interval
+from .score_intervals import DEFAULT_LEVEL, ScoreInterval, t_interval, wilson_interval
 
 LABELS = ("entailment", "neutral", "contradiction")
 DEFAULT_TAUS: tuple[float, ...] = (0.5, 0.7)
@@ -74,6 +79,80 @@ def scores_from_probs(probs: np.ndarray, taus: Sequence[float] = DEFAULT_TAUS) -
     return out
 
 
+def _group_sums(P: np.ndarray, group: np.ndarray, k: int,
+                taus: tuple[float, ...]) -> tuple[np.ndarray, ...]:
+    """Per group ``0..k-1``: count, sums of (e, n, c), argmax counts, counts above each tau, sum of n^2."""
+    count = np.bincount(group, minlength=k).astype(np.int64)
+    sums = np.zeros((k, 3))
+    np.add.at(sums, group, P)
+    argmax = np.zeros((k, 3), dtype=np.int64)
+    np.add.at(argmax, (group, P.argmax(axis=1)), 1)
+    above = np.zeros((k, len(taus)), dtype=np.int64)
+    if len(P):
+        np.add.at(above, group, (P[:, 1:2] > np.asarray(taus)[None, :]).astype(np.int64))
+    squares = np.bincount(group, weights=P[:, 1] ** 2, minlength=k).astype(np.float64)
+    return count, sums, argmax, above, squares
+
+
+def _codes(labels: Iterable[object]) -> tuple[list, np.ndarray]:
+    """First-seen keys and each item's code."""
+    where: dict[object, int] = {}
+    codes = np.fromiter((where.setdefault(key, len(where)) for key in labels), dtype=np.int64)
+    return list(where), codes
+
+
+def _merged(keys_a: list, keys_b: list, arrays_a: Sequence[np.ndarray],
+            arrays_b: Sequence[np.ndarray]) -> tuple[list, list[np.ndarray]]:
+    """Keys in first-seen order and each array of ``a`` with ``b``'s rows added at their keys' places."""
+    keys = list(keys_a)
+    where = {key: i for i, key in enumerate(keys)}
+    for key in keys_b:
+        if key not in where:
+            where[key] = len(keys)
+            keys.append(key)
+    rows = np.array([where[key] for key in keys_b], dtype=np.int64)
+    out = []
+    for a, b in zip(arrays_a, arrays_b, strict=True):
+        grown = np.zeros((len(keys), *a.shape[1:]), dtype=a.dtype)
+        grown[: len(a)] = a
+        grown[rows] += b
+        out.append(grown)
+    return keys, out
+
+
+@dataclass
+class TemplateStats:
+    """Sums and counts per template (the sentence frame a pair was built from): ``count[t]``, ``sums[t]``
+    = sum of (e, n, c), ``argmax[t, j]``, ``above[t, tau]``, as :class:`NeutralityStats` keeps them per word
+    pair. They add across chunks; the two-way intervals resample templates from them."""
+
+    keys: list[str] = field(default_factory=list)
+    count: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    sums: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    argmax: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), dtype=np.int64))
+    above: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+
+    @classmethod
+    def from_probs(cls, probs: np.ndarray, templates: Sequence[str], taus: tuple[float, ...]) -> TemplateStats:
+        """Statistics of pairs ``probs`` whose templates are ``templates`` (one label per pair)."""
+        if len(templates) != len(probs):
+            raise ValueError(f"{len(probs)} probability rows but {len(templates)} template labels")
+        keys, group = _codes(str(t) for t in templates)
+        count, sums, argmax, above, _ = _group_sums(probs, group, len(keys), taus)
+        return cls(keys, count, sums, argmax, above)
+
+    def merge(self, other: TemplateStats) -> TemplateStats:
+        """A new object holding the statistics of both; keys keep first-seen order."""
+        mine = (self.count, self.sums, self.argmax, self.above)
+        theirs = (other.count, other.sums, other.argmax, other.above)
+        if self.above.shape[1:] != other.above.shape[1:] and len(self.keys) and len(other.keys):
+            raise ValueError("cannot merge template statistics for different numbers of thresholds")
+        if not len(self.keys):
+            mine = tuple(np.zeros((0, *b.shape[1:]), dtype=b.dtype) for b in theirs)
+        keys, arrays = _merged(self.keys, other.keys, mine, theirs)
+        return TemplateStats(keys, *arrays)
+
+
 @dataclass
 class NeutralityStats:
     """Sums and counts per (premise word, hypothesis word) key.
@@ -81,9 +160,10 @@ class NeutralityStats:
     For key ``k`` with pairs ``i in k``: ``count[k] = |k|``, ``sums[k] = sum_i
     (e_i, n_i, c_i)``, ``argmax[k, j] = #{i: argmax_i = j}``, ``above[k, t] =
     #{i: n_i > taus[t]}``. These add across chunks; every score is a function
-    of them. ``squares[k] = sum_i n_i^2`` (the neutral probability squared) gives the t interval of NN over
-    sentence pairs (:meth:`intervals`); it is ``None`` when unknown (statistics read from files that did
-    not store it), and then that one interval is undefined.
+    of them. ``squares[k] = sum_i n_i^2`` (the neutral probability squared) gives the pairs' own spread,
+    which the two-way intervals take out of the template component (:meth:`intervals`); ``None`` when
+    unknown. ``templates`` holds the same sums per template (:class:`TemplateStats`), ``None`` when the pairs'
+    templates were not given: the intervals then resample word pairs only and say so.
     """
 
     taus: tuple[float, ...] = DEFAULT_TAUS
@@ -93,13 +173,14 @@ class NeutralityStats:
     argmax: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), dtype=np.int64))
     above: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
     squares: np.ndarray | None = field(default_factory=lambda: np.zeros(0))
+    templates: TemplateStats | None = None
 
     def __post_init__(self) -> None:
         self.taus = _iv_taus(self.taus)
         if self.above.shape[1] != len(self.taus):
             self.above = np.zeros((len(self.keys), len(self.taus)), dtype=np.int64)
         if self.squares is not None and len(self.squares) != len(self.keys):
-            self.squares = None  # built without it (e.g. an older chunk file): unknown, not zero
+            self.squares = None  # built without it: unknown, not zero
         self._where = {key: i for i, key in enumerate(self.keys)}
 
     # -- building ---------------------------------------------------------------------------
@@ -110,51 +191,40 @@ class NeutralityStats:
         premise_words: Sequence[str],
         hypothesis_words: Sequence[str],
         taus: Sequence[float] = DEFAULT_TAUS,
+        templates: Sequence[str] | None = None,
     ) -> NeutralityStats:
-        """Statistics of one chunk: ``probs[i]`` belongs to ``(premise_words[i], hypothesis_words[i])``."""
+        """Statistics of one chunk: ``probs[i]`` belongs to ``(premise_words[i], hypothesis_words[i])`` and,
+        when given, to template ``templates[i]`` (a label such as ``"bought a phone"``)."""
         P = _iv_probs(probs)
         if not (len(premise_words) == len(hypothesis_words) == len(P)):
             raise ValueError(f"{len(P)} probability rows but {len(premise_words)} premise words and "
                              f"{len(hypothesis_words)} hypothesis words")
         taus = _iv_taus(taus)
-        where: dict[tuple[str, str], int] = {}
-        group = np.empty(len(P), dtype=np.int64)
-        for i, key in enumerate(zip(premise_words, hypothesis_words, strict=True)):
-            group[i] = where.setdefault(key, len(where))
-        k = len(where)
-        count = np.bincount(group, minlength=k).astype(np.int64)
-        sums = np.zeros((k, 3))
-        np.add.at(sums, group, P)
-        argmax = np.zeros((k, 3), dtype=np.int64)
-        np.add.at(argmax, (group, P.argmax(axis=1)), 1)
-        above = np.zeros((k, len(taus)), dtype=np.int64)
-        if len(P):
-            np.add.at(above, group, (P[:, 1:2] > np.asarray(taus)[None, :]).astype(np.int64))
-        squares = np.bincount(group, weights=P[:, 1] ** 2, minlength=k).astype(np.float64)
-        return cls(taus, list(where), count, sums, argmax, above, squares)
+        keys, group = _codes(zip(premise_words, hypothesis_words, strict=True))
+        per_template = None if templates is None else TemplateStats.from_probs(P, templates, taus)
+        return cls(taus, keys, *_group_sums(P, group, len(keys), taus), per_template)
 
     def merge(self, other: NeutralityStats) -> NeutralityStats:
-        """A new object holding the statistics of both (same ``taus``); keys keep first-seen order."""
+        """A new object holding the statistics of both (same ``taus``); keys keep first-seen order. Template
+        statistics survive only when both sides have them (else the merged pairs' templates are unknown)."""
         if self.taus != other.taus:
             raise ValueError(f"cannot merge statistics for thresholds {self.taus} and {other.taus}")
-        keys = list(self.keys)
-        where = dict(self._where)
-        for key in other.keys:
-            if key not in where:
-                where[key] = len(keys)
-                keys.append(key)
-        k = len(keys)
-        rows = np.array([where[key] for key in other.keys], dtype=np.int64)
+        mine = [self.count, self.sums, self.argmax, self.above]
+        theirs = [other.count, other.sums, other.argmax, other.above]
+        known = self.squares is not None and other.squares is not None
+        if known:
+            mine.append(self.squares)
+            theirs.append(other.squares)
+        keys, arrays = _merged(self.keys, other.keys, mine, theirs)
+        templates = self._merged_templates(other)
+        return NeutralityStats(self.taus, keys, *arrays[:4], arrays[4] if known else None, templates)
 
-        def grow(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            out = np.zeros((k, *a.shape[1:]), dtype=a.dtype)
-            out[: len(a)] = a
-            out[rows] += b
-            return out
-
-        squares = None if self.squares is None or other.squares is None else grow(self.squares, other.squares)
-        return NeutralityStats(self.taus, keys, grow(self.count, other.count), grow(self.sums, other.sums),
-                               grow(self.argmax, other.argmax), grow(self.above, other.above), squares)
+    def _merged_templates(self, other: NeutralityStats) -> TemplateStats | None:
+        empty_self, empty_other = self.n_pairs == 0, other.n_pairs == 0
+        if self.templates is None or other.templates is None:
+            # an empty side knows nothing to lose: keep the other's templates
+            return other.templates if empty_self else self.templates if empty_other else None
+        return self.templates.merge(other.templates)
 
     __add__ = merge
 
@@ -203,7 +273,8 @@ class NeutralityStats:
 
     def slice(self, premise_word: str | Iterable[str] | None = None,
               hypothesis_word: str | Iterable[str] | None = None) -> NeutralityStats:
-        """The statistics of the pairs whose premise word / hypothesis word is (one of) the given."""
+        """The statistics of the pairs whose premise word / hypothesis word is (one of) the given (their
+        templates' sums are not kept per word pair, so a slice has none: its intervals resample word pairs)."""
         def wanted(value: str | Iterable[str] | None) -> set[str] | None:
             return None if value is None else {value} if isinstance(value, str) else set(value)
 
@@ -216,37 +287,13 @@ class NeutralityStats:
         return NeutralityStats(self.taus, [self.keys[i] for i in rows], self.count[idx], self.sums[idx],
                                self.argmax[idx], self.above[idx], None if self.squares is None else self.squares[idx])
 
-    def intervals(self, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, ScoreInterval | None]]:
-        """``{"pairs": {measure: interval}, "word_pairs": {...}}`` with the keys of :meth:`pair_level`.
+    def intervals(self, level: float = DEFAULT_LEVEL, *, n_resamples: int = 2_000,
+                  seed: int = 0) -> dict[str, dict[str, ScoreInterval | None]]:
+        """``{"pairs": {measure: interval}, "word_pairs": {...}}`` with the keys of :meth:`pair_level`: the
+        two-way bootstrap over templates and word pairs (:func:`~.neutrality_intervals.two_way_intervals`)."""
+        from .neutrality_intervals import two_way_intervals
 
-        Over sentence pairs: NN's t interval of the mean neutral probability (from ``sum n_i`` and
-        ``squares``), FN's and T:tau's Wilson score intervals of the share. Over word pairs: the same over
-        the word pairs' template means (t for NN, Wilson for FN and T:tau). Both treat the units as
-        independent draws, which templates shared across word pairs make them only approximately.
-        """
-        self._nonempty()
-        n, k = self.n_pairs, self.n_word_pairs
-        M = self.word_pair_means()
-        pair_shares = [("fraction_neutral", int(self.argmax[:, 1].sum()))]
-        pair_shares += [(threshold_key(t), int(self.above[:, j].sum())) for j, t in enumerate(self.taus)]
-        word_shares = [("fraction_neutral", int(np.sum(M.argmax(axis=1) == 1)))]
-        word_shares += [(threshold_key(t), int(np.sum(M[:, 1] > t))) for t in self.taus]
-        out: dict[str, dict[str, ScoreInterval | None]] = {}
-        for name, size, what, shares in (("pairs", n, f"the {n:,} sentence pairs", pair_shares),
-                                         ("word_pairs", k, f"the {k:,} word pairs' template means", word_shares)):
-            method = f"t interval of the mean neutral probability over {what}"
-            if name == "word_pairs":
-                nn = t_interval(M[:, 1], level=level, method=method)
-            elif self.squares is not None:
-                nn = t_interval_from_sums(float(self.sums[:, 1].sum()), float(self.squares.sum()), n, level=level,
-                                          method=method)
-            else:
-                nn = None
-            out[name] = {"net_neutral": nn}
-            for measure, hits in shares:
-                out[name][measure] = wilson_interval(hits, size, level=level, method="Wilson score interval of the "
-                                                     f"share of {what} counted ({hits:,} of {size:,})")
-        return out
+        return two_way_intervals(self, level=level, n_resamples=n_resamples, seed=seed)
 
     def top_word_pairs(self, k: int = 10, by: str = "entailment") -> list[dict[str, object]]:
         """The ``k`` word pairs with the largest mean ``by`` (entailment, neutral or contradiction);
@@ -289,8 +336,9 @@ class TopPairs:
 
 
 def nli_intervals(neutral: np.ndarray, is_neutral: np.ndarray, level: float = DEFAULT_LEVEL) -> dict[str, tuple]:
-    """Intervals over sampled sentence pairs: ``{"nn": (low, high), "fn": (low, high)}``, the t interval of
-    the mean of ``neutral`` (NN) and the Wilson score interval of the share ``is_neutral`` (FN)."""
+    """Intervals over independently sampled sentence pairs: ``{"nn": (low, high), "fn": (low, high)}``, the t
+    interval of the mean of ``neutral`` (NN) and the Wilson score interval of the share ``is_neutral`` (FN).
+    Not for a probe's pairs, which share templates and word pairs: use :meth:`NeutralityStats.intervals`."""
     nn = t_interval(np.asarray(neutral, dtype=np.float64), level=level)
     hits = np.asarray(is_neutral, dtype=bool)
     fn = wilson_interval(int(hits.sum()), int(hits.size), level=level)

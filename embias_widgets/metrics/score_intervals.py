@@ -3,11 +3,11 @@
 Issue 28 asks every headline number to carry an interval that says what was resampled or assumed
 (``../shared/docs/metrics.md`` section 6):
 
-- a share ``k / n`` (CrowS-Pairs-style pair scores, NLI's fraction neutral): Wilson's score interval
+- a share ``k / n`` (CrowS-Pairs-style pair scores and their decided pairs): Wilson's score interval
   (Wilson 1927; scipy ``binomtest(k, n).proportion_ci(level, method="wilson")``), with centre
   ``(p + z^2/2n) / (1 + z^2/n)`` and half-width ``z / (1 + z^2/n) * sqrt(p(1-p)/n + z^2/4n^2)``,
   ``z = Phi^-1((1 + level) / 2)``; the exact two-sided binomial test of ``k`` of ``n`` against 1/2;
-- a mean of ``n`` values (NLI's net neutral): Student's t interval ``mean +- t_{n-1} * s / sqrt(n)``;
+- a mean of ``n`` independent values: Student's t interval ``mean +- t_{n-1} * s / sqrt(n)``;
 - anything else: the percentile bootstrap interval (Efron 1979) of seeded replicates, the
   ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles (``numpy.quantile``, linear, as scipy's
   ``bootstrap(method="percentile")``).
@@ -30,6 +30,7 @@ __all__ = [
     "binomial_p_value",
     "bootstrap_indices",
     "check_level",
+    "expanded_level",
     "interval_dict",
     "percentile_interval",
     "t_interval",
@@ -152,3 +153,17 @@ def percentile_interval(replicates: np.ndarray, *, level: float = DEFAULT_LEVEL,
         warnings.simplefilter("ignore", RuntimeWarning)
         qs = np.nanquantile(np.where(np.isfinite(r), r, np.nan), tails, axis=axis)
     return qs[0], qs[1]
+
+
+def expanded_level(level: float, df: float) -> float:
+    """The level of the percentiles that give a bootstrap interval at ``level`` from ``df + 1`` independent units
+    (clusters): Hesterberg's (2015) expanded percentile, ``2 Phi(sqrt(n / (n - 1)) t_{n-1, (1 + level)/2}) - 1``
+    with ``n = df + 1``, which undoes the bootstrap's ``(n - 1)/n`` variance and its normal tails when the units
+    are few (``level`` itself for ``df < 1``; ``df`` may be fractional, e.g. a Satterthwaite df)."""
+    from scipy import stats
+
+    level = check_level(level)
+    if not df >= 1:
+        return level
+    z = math.sqrt((df + 1) / df) * float(stats.t.ppf((1 + level) / 2, df))
+    return min(float(2 * stats.norm.cdf(z) - 1), 1.0 - 1e-9)  # with very few units: the replicates' extremes

@@ -334,8 +334,8 @@ class NliExplorer(EmbiasWidget):
             self.progress = {"n_scored": result.n_scored, "n_pairs": result.n_pairs,
                              "seconds": round(result.seconds, 3), "done": done,
                              "stopped": done and result.n_scored < result.n_pairs}
-            # each measure with its interval (`<measure>_interval`, t for NN, Wilson for FN) and the level's n
-            self.scores = {**result.levels_dict(), "notes": dict(LEVEL_NOTES)}
+            # each measure with its two-way bootstrap interval and the level's n (200 replicates while running)
+            self.scores = {**result.levels_dict(n_resamples=2_000 if done else 200), "notes": dict(LEVEL_NOTES)}
             self.templates = result.templates() if result.n_scored else {}
             self.heatmap = self._heatmap_of(result, source)
             self.top = {by: result.top_records(by) for by in ("entailment", "contradiction")}

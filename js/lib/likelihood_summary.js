@@ -31,29 +31,55 @@ export function drawSummary(svg, text, summary, width = BAR_WIDTH) {
   const [lo, hi] = summary.axis || [0, 100];
   const x = linear([lo, hi], [12, w - 12]);
   const ref = summary.reference ?? 50;
+  const decided = summary.n_ties ? summary.percent_of_decided_interval : null; // drawn only where ties make it differ
+  const height = decided ? 56 : 46;
   svg.setAttribute("width", String(w));
-  svg.setAttribute("viewBox", `0 0 ${w} 46`);
+  svg.setAttribute("height", String(height));
+  svg.setAttribute("viewBox", `0 0 ${w} ${height}`);
   svg.replaceChildren(s("rect", { x: 12, y: 8, width: w - 24, height: 18, class: "plt-track" }));
+  const tickY = decided ? 50 : 40;
   for (const tick of [lo, (lo + ref) / 2, ref, (ref + hi) / 2, hi]) {
-    svg.append(s("text", { x: x(tick), y: 40, "text-anchor": "middle", class: "plt-tick" }, String(tick)));
+    svg.append(s("text", { x: x(tick), y: tickY, "text-anchor": "middle", class: "plt-tick" }, String(tick)));
   }
   const score = summary.score;
   const scored = score !== null && score !== undefined;
   if (scored) svg.append(scoreBar(x, ref, score, { y: 10, height: 14 }));
   const iv = scored ? summary.score_interval : null;
   if (iv) svg.append(whisker(x, iv, 17, 8, "plt-whisker"));
+  if (scored && decided) svg.append(decidedMark(x, summary.percent_of_decided - 50 + ref, decided, ref));
   svg.append(
-    s("line", { x1: x(ref), x2: x(ref), y1: 2, y2: 32, class: "plt-reference", "data-reference": String(ref) }),
+    s("line", { x1: x(ref), x2: x(ref), y1: 2, y2: decided ? 42 : 32, class: "plt-reference", "data-reference": String(ref) }),
   );
   const who = summary.group || "all pairs";
+  const ties = summary.n_ties
+    ? ` (${summary.n_ties} tie${summary.n_ties === 1 ? "" : "s"} counted in N, never as stereotypical, so ${ref} is "no bias" only without ties)`
+    : "";
   text.textContent = !scored
     ? `${who}: no scored pairs`
     : `${metricName(summary.metric)} bias score (${who}): ${formatValue(score, "percent")} ` +
-      `${intervalText(iv, summary.p_value)}  ` +
+      `${intervalText(iv)}; ${decidedText(summary)}  ` +
       `[${summary.n_stereo_preferred} of ${summary.n} pair${summary.n === 1 ? " prefers" : "s prefer"} the more stereotypical sentence` +
-      `${summary.n_ties ? ` (${summary.n_ties} tie${summary.n_ties === 1 ? "" : "s"} counted in N, not as stereotypical)` : ""}; ` +
-      `${summary.convention} convention, ${ref} = unbiased]` + stereosetText(summary.stereoset);
+      `${ties}; ${summary.convention} convention]` + stereosetText(summary.stereoset);
   text.title = iv ? `${iv.method}. p: ${summary.p_value_method || ""}` : "";
+}
+
+/** The decided share (ties left out; its Wilson whisker), a dot on the second row, in the score's convention. */
+function decidedMark(x, value, iv, ref) {
+  const shift = ref - 50; // the decided share is a plain percentage; the axis may be Zhou's (score - 50)
+  const g = s("g", { class: "plt-decided", "data-value": String(value) });
+  g.append(whisker(x, { low: iv.low + shift, high: iv.high + shift }, 36, 6, "plt-whisker"),
+    s("circle", { cx: x(value).toFixed(2), cy: 36, r: 3, class: "plt-decided-dot" }));
+  return g;
+}
+
+/** "decided pairs 61.2% [57.0, 65.3], sign test p = 0.001" (or that every pair is a tie). */
+function decidedText(summary) {
+  const iv = summary.percent_of_decided_interval;
+  if (!iv || summary.percent_of_decided === null || summary.percent_of_decided === undefined) {
+    return "every pair a tie: no decided pair to test";
+  }
+  return `decided pairs ${formatValue(summary.percent_of_decided, "percent")}% prefer the more stereotypical sentence ` +
+    `${formatInterval(iv, "percent")} (50 = no preference), sign test ${formatStat("p", summary.p_value, "p")}`;
 }
 
 /** An interval's whisker: a line from low to high with end caps, centred on `y` (`cap` px tall). */
@@ -69,18 +95,17 @@ function whisker(x, iv, y, cap, cls) {
   return g;
 }
 
-/** "95% interval [low, high], p = ... vs the unbiased value" (or nothing without an interval). */
-function intervalText(iv, p) {
+/** "(95% Wilson interval [low, high])" of the published score (or nothing without an interval). */
+function intervalText(iv) {
   if (!iv) return "";
-  const pText = p === null || p === undefined ? "" : `, binomial ${formatStat("p", p, "p")}`;
-  return `(${Math.round(iv.level * 100)}% Wilson interval ${formatInterval(iv, "percent")}${pText})`;
+  return `(${Math.round(iv.level * 100)}% Wilson interval ${formatInterval(iv, "percent")})`;
 }
 
-/** StereoSet's SS, LMS and ICAT with their item bootstrap intervals, when the pairs have unrelated options. */
+/** StereoSet's SS, LMS and ICAT with their target bootstrap intervals, when the pairs have unrelated options. */
 function stereosetText(st) {
   if (!st) return "";
   const part = (k) => `${k.toUpperCase()} ${formatValue(st[k], "percent")} ${formatInterval(st[`${k}_interval`], "percent")}`;
-  return `; StereoSet ${["ss", "lms", "icat"].map(part).join(", ")} (item bootstrap)`;
+  return `; StereoSet ${["ss", "lms", "icat"].map(part).join(", ")} (target bootstrap)`;
 }
 
 function groupBar(x, ref, score, iv) {
@@ -100,8 +125,13 @@ function groupText(g) {
       ? ""
       : `; mean sentence score stereo ${formatValue(g.mean_stereo, "number")} (${g.n_stereo_sentences}) ` +
         `vs anti ${formatValue(g.mean_anti, "number")} (${g.n_anti_sentences})`;
-  const iv = g.score_interval ? ` ${formatInterval(g.score_interval, "percent")}, ${formatStat("p", g.p_value, "p")}` : "";
-  return `${formatValue(g.score, "percent")}${iv} (${g.n_stereo_preferred}/${g.n} pair${g.n === 1 ? "" : "s"})${means}`;
+  const iv = g.score_interval ? ` ${formatInterval(g.score_interval, "percent")}` : "";
+  const decided = g.percent_of_decided === null || g.percent_of_decided === undefined
+    ? "; every pair a tie"
+    : `; decided ${formatValue(g.percent_of_decided, "percent")}% ${formatInterval(g.percent_of_decided_interval, "percent")}, ` +
+      `sign test ${formatStat("p", g.p_value, "p")}`;
+  const ties = g.n_ties ? `, ${g.n_ties} tie${g.n_ties === 1 ? "" : "s"}` : "";
+  return `${formatValue(g.score, "percent")}${iv}${decided} (${g.n_stereo_preferred}/${g.n} pair${g.n === 1 ? "" : "s"}${ties})${means}`;
 }
 
 function groupLine(g, x, ref, bySense) {

@@ -30,7 +30,9 @@ def group_scores(
     """The pair bias score of every group of the scored ``rows`` (by bias/sense type or by sense key).
 
     Each group's score is the pair bias score of its pairs (Zhou, Kaneko & Bollegala 2022, eq. 6, in
-    ``convention``). Beside it, ``mean_stereo``/``mean_anti``: the mean score of the group's distinct
+    ``convention``) with its Wilson interval, the share of its decided pairs with theirs and the sign test of
+    the decided pairs (:func:`~embias_widgets.metrics.likelihood.pair_intervals.pair_score_test`). Beside it,
+    ``mean_stereo``/``mean_anti``: the mean score of the group's distinct
     stereotypical and anti-stereotypical sentences (PLL, AUL, AULA; ``None`` for CPS, whose sentence score
     depends on the partner sentence), a comparison that needs no pairing (SSSB's nationality and race
     sentences are not balanced minimal pairs, so pairs are formed by a rule; see
@@ -54,7 +56,7 @@ def group_scores(
             {
                 "name": name,
                 "score": g.score,
-                **pair_score_test(g.n_stereo_preferred, g.n, reference=CONVENTIONS[convention]),
+                **pair_score_test(g.n_stereo_preferred, g.n, g.n_ties, reference=CONVENTIONS[convention]),
                 "percent_stereo": g.percent_stereo,
                 "n": g.n,
                 "n_stereo_preferred": g.n_stereo_preferred,

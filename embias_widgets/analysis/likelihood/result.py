@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...metrics.likelihood import CONVENTION_LABELS, CONVENTIONS, PairBiasScore, StereoSetScore
-from ...metrics.likelihood.pair_intervals import P_VALUE_METHOD, decided_interval
-from ...metrics.score_intervals import DEFAULT_LEVEL, check_level, interval_dict
+from ...metrics.likelihood.pair_intervals import P_VALUE_METHOD
+from ...metrics.score_intervals import DEFAULT_LEVEL, check_level
 from ...models.language_models.scoring import METRIC_LABELS
 from .chart import bias_chart
 from .groups import group_scores
-from .intervals import bias_interval_rows, group_test, stereoset_record
+from .intervals import bias_interval_rows, group_test, score_brackets, stereoset_record
 from .rows import NAMINGS, PairRow, item_record, shade_scale, table_row
 from .senses import SENSE_PAIRING_RULE, sense_means
 from .view import TableView, table_view
@@ -39,18 +39,14 @@ FRAME_COLUMNS = (
 )
 
 
-def _group_record(g: Any, convention: str, level: float, *, decided: bool = False) -> dict[str, Any]:
+def _group_record(g: Any, convention: str, level: float) -> dict[str, Any]:
+    """A group's score with its interval, its decided share with its interval, the counts and the sign test."""
     test = group_test(g, convention, level)
-    out = {"score": g.score, "score_interval": test["score_interval"], "percent_stereo": g.percent_stereo}
-    if decided:
-        out["percent_of_decided"] = g.percent_of_decided
-        out["percent_of_decided_interval"] = interval_dict(
-            decided_interval(g.n_stereo_preferred, g.n - g.n_ties, level=level))
-    out.update(n=g.n)
-    if decided:
-        out["n_more_preferred"] = g.n_stereo_preferred
-    out.update(n_ties=g.n_ties, p_value=test["p_value"])
-    return out
+    return {"score": g.score, "score_interval": test["score_interval"], "percent_stereo": g.percent_stereo,
+            "percent_of_decided": test["percent_of_decided"],
+            "percent_of_decided_interval": test["percent_of_decided_interval"], "n": g.n,
+            "n_more_preferred": g.n_stereo_preferred, "n_ties": g.n_ties, "n_decided": test["n_decided"],
+            "p_value": test["p_value"]}
 
 
 @dataclass(frozen=True)
@@ -103,20 +99,21 @@ class PairedLikelihoodResult:
 
     # -- what a person reads ------------------------------------------------------------------------------
     def summary(self, *, level: float = DEFAULT_LEVEL) -> str:
-        """One line: the score, its Wilson interval and binomial p against 50, its convention and how many pairs."""
+        """One line: the published score with its Wilson interval, the share of decided pairs with its interval
+        and the sign test of the decided pairs against 1/2, the convention and the counts."""
         if self.bias is None:
             return f"{self.metric.upper()} on {self.model}: no pair could be scored"
         ref = "50" if self.convention == "crows" else "0"
-        test = group_test(self.bias, self.convention, check_level(level))
-        iv = test["score_interval"]
-        line = (
-            f"{self.metric.upper()} bias score on {self.model}: {self.bias.score:.2f} "
-            f"[{level:.0%} Wilson interval {iv['low']:.2f} to {iv['high']:.2f}; binomial p vs {ref} "
-            f"{test['p_value']:.3g}] ({self.convention} convention, {ref} = unbiased; {self.bias.n} pairs, "
-            f"{self.bias.n_ties} ties counted in n, not as stereotypical)"
-        )
-        if self.bias.decimals is not None:
-            line = line[:-1] + f", scores rounded to {self.bias.decimals} decimals)"
+        level = check_level(level)
+        test = group_test(self.bias, self.convention, level)
+        line = f"{self.metric.upper()} bias score on {self.model}: {self.bias.score:.2f} " + score_brackets(
+            test, level) + f" ({self.convention} convention, {ref} = unbiased"
+        if self.bias.n_ties:
+            line += (f" only without ties; {self.bias.n} pairs, {self.bias.n_ties} ties counted in n, never as "
+                     "stereotypical")
+        else:
+            line += f"; {self.bias.n} pairs, no ties"
+        line += ")" if self.bias.decimals is None else f"; scores rounded to {self.bias.decimals} decimals)"
         parts = [
             f"{name} {g.percent_of_decided:.2f}"
             for name, g in self.bias.by_direction.items()
@@ -130,23 +127,25 @@ class PairedLikelihoodResult:
                 f"{name.upper()} {rec[name]:.2f}" + ("" if rec[f"{name}_interval"] is None else
                                                      f" [{rec[f'{name}_interval']['low']:.2f}, "
                                                      f"{rec[f'{name}_interval']['high']:.2f}]")
-                for name in ("ss", "lms", "icat")) + " (item bootstrap)"
+                for name in ("ss", "lms", "icat")) + " (target bootstrap)"
         return line + (" [demo model]" if self.is_demo else "")
 
     # -- breakdowns ------------------------------------------------------------------------------------------
     def by_bias_type(self, *, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
-        """The pair bias score per bias type: ``{type: {score, score_interval, percent_stereo, n, n_ties,
-        p_value}}`` (Wilson interval, exact binomial test against 50)."""
+        """The pair bias score per bias type: ``{type: {score, score_interval, percent_stereo, percent_of_decided,
+        percent_of_decided_interval, n, n_more_preferred, n_ties, n_decided, p_value}}`` (Wilson intervals; the
+        sign test of the decided pairs against 1/2)."""
         if self.bias is None:
             return {}
         return {name: _group_record(g, self.convention, level) for name, g in self.bias.by_bias_type.items()}
 
     def by_direction(self, *, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
-        """Per CrowS-Pairs direction: the score over all its pairs (with its interval and test) and
-        ``metric.py``'s sub-score (``percent_of_decided``: successes over the direction's non-tied pairs)."""
+        """Per CrowS-Pairs direction: the score over all its pairs (with its interval) and ``metric.py``'s
+        sub-score (``percent_of_decided``: successes over the direction's non-tied pairs, with its interval and
+        the sign test); the same keys as :meth:`by_bias_type`."""
         if self.bias is None:
             return {}
-        return {name: _group_record(g, self.convention, level, decided=True)
+        return {name: _group_record(g, self.convention, level)
                 for name, g in self.bias.by_direction.items()}
 
     def by_sense_key(self, *, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
@@ -156,13 +155,15 @@ class PairedLikelihoodResult:
         return {name: _group_record(g, self.convention, level) for name, g in self.sense.by_bias_type.items()}
 
     def intervals_frame(self, *, level: float = DEFAULT_LEVEL) -> Any:
-        """pandas DataFrame, one row per score (all pairs, each bias type, each direction): ``score``, its
-        Wilson interval ``low``/``high``, the binomial ``p_value`` against 50, ``n``, ``n_ties``."""
+        """pandas DataFrame, one row per score (all pairs, each bias type, each direction): ``score`` and its
+        Wilson interval ``low``/``high``, ``percent_of_decided`` and its Wilson interval ``decided_low``/
+        ``decided_high``, the sign test's ``p_value``, ``n``, ``n_more_preferred``, ``n_ties``."""
         import pandas as pd
 
         rows = bias_interval_rows(self.bias, self.convention, check_level(level))
-        return pd.DataFrame(rows, columns=["group", "name", "score", "low", "high", "p_value", "n",
-                                           "n_more_preferred", "n_ties"])
+        return pd.DataFrame(rows, columns=["group", "name", "score", "low", "high", "percent_of_decided",
+                                           "decided_low", "decided_high", "p_value", "n", "n_more_preferred",
+                                           "n_ties"])
 
     def sense_means(self) -> list[dict[str, Any]]:
         """Per sense key: mean score of its distinct stereo and anti sentences and their difference
@@ -186,7 +187,8 @@ class PairedLikelihoodResult:
         """JSON-ready record (the ``embias pll`` output): every score with its ``*_interval`` at ``level``."""
         level = check_level(level)
         test = group_test(self.bias, self.convention, level) if self.bias is not None else \
-            {"score_interval": None, "p_value": None}
+            {"score_interval": None, "percent_of_decided": None, "percent_of_decided_interval": None,
+             "n_decided": 0, "p_value": None}
         out: dict[str, Any] = {
             "metric": self.metric,
             "metric_label": METRIC_LABELS[self.metric],
@@ -199,6 +201,9 @@ class PairedLikelihoodResult:
             "percent_stereo": None if self.bias is None else self.bias.percent_stereo,
             "n": 0 if self.bias is None else self.bias.n,
             "n_ties": 0 if self.bias is None else self.bias.n_ties,
+            "percent_of_decided": test["percent_of_decided"],
+            "percent_of_decided_interval": test["percent_of_decided_interval"],
+            "n_decided": test["n_decided"],
             "p_value": test["p_value"],
             "p_value_method": P_VALUE_METHOD,
             "decimals": self.decimals,

@@ -88,7 +88,7 @@ def table_view(
     }
     summary.update(_score_of(chosen, convention, decimals))
     if stereoset is not None and not bias_type and chosen:
-        summary["stereoset"] = stereoset_record(stereoset, by_type=False)  # with item bootstrap intervals
+        summary["stereoset"] = stereoset_record(stereoset, by_type=False)  # with target bootstrap intervals
     return TableView(tuple(order), summary)
 
 
@@ -105,14 +105,15 @@ def _score_of(rows: Sequence[PairRow], convention: str, decimals: int | None) ->
     )
     return {
         "score": bias.score,
-        **group_test(bias, convention),  # score_interval (Wilson), p_value (binomial vs 50), p_value_method
+        # score_interval (Wilson of k/n), percent_of_decided (+ interval), n_decided, p_value (sign test), its method
+        **group_test(bias, convention),
         "percent_stereo": bias.percent_stereo,
         "n": bias.n,
         "n_stereo_preferred": bias.n_stereo_preferred,
         "n_ties": bias.n_ties,
         "decimals": bias.decimals,
         "by_direction": {
-            k: {"percent_of_decided": g.percent_of_decided, "n": g.n, "n_ties": g.n_ties}
+            k: {"percent_of_decided": g.percent_of_decided, "n": g.n, "n_ties": g.n_ties, "p_value": g.p_value}
             for k, g in bias.by_direction.items()
         },
     }

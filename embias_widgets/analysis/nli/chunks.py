@@ -2,14 +2,17 @@
 
 A chunk is an index range ``start .. stop-1`` of a pair source. :func:`score_chunk` generates its pairs,
 scores them with the classifier and reduces them at once to sufficient statistics
-(:class:`~embias_widgets.metrics.neutrality.NeutralityStats`: per word pair sums and counts) plus its
-top-k pairs by entailment and by contradiction; the pairs themselves are dropped, so memory does not
-grow with the probe. :class:`ChunkResult` is what remains, saved to and loaded from one ``.npz`` file.
+(:class:`~embias_widgets.metrics.neutrality.NeutralityStats`: per word pair and per template sums and
+counts, what the two-way intervals resample) plus its top-k pairs by entailment and by contradiction; the
+pairs themselves are dropped, so memory does not grow with the probe. :class:`ChunkResult` is what remains,
+saved to and loaded from one ``.npz`` file (a file without the per-template sums, written by an earlier
+version, is refused by :meth:`ChunkResult.load` and re-scored).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import time
 from collections.abc import Sequence
@@ -19,9 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics.neutrality import LABELS, NeutralityStats, TopPairs
+from ...metrics.neutrality import LABELS, NeutralityStats, TemplateStats, TopPairs
 from ...models.nli_classifiers import check_probabilities
 from ...stimuli.nli_probes import PairSource
+from .templates import template_label
 
 #: The labels whose top pairs a chunk keeps.
 TOP_LABELS = ("entailment", "contradiction")
@@ -60,8 +64,12 @@ class ChunkResult:
             arrays[f"top_{label}_indices"] = top.indices
         if self.probs is not None:
             arrays["probs"] = self.probs
-        if self.stats.squares is not None:  # sum of n_i^2 per word pair: NN's t interval over sentence pairs
+        if self.stats.squares is not None:  # sum of n_i^2 per word pair: the pairs' own spread
             arrays["squares"] = self.stats.squares
+        t = self.stats.templates
+        if t is not None:  # per-template sums: what the two-way intervals resample
+            arrays.update(tkeys=np.array(t.keys, dtype=str), tcount=t.count, tsums=t.sums, targmax=t.argmax,
+                          tabove=t.above)
         tmp = path.with_name(path.name + ".tmp")
         with open(tmp, "wb") as handle:
             np.savez(handle, **arrays)
@@ -71,10 +79,12 @@ class ChunkResult:
     def load(cls, path: Path) -> ChunkResult:
         """Read a chunk file (raises on a damaged file; :func:`open_results` turns that into a note)."""
         with np.load(path, allow_pickle=False) as z:
+            if "tkeys" not in z.files or "squares" not in z.files:
+                raise KeyError("no per-template sums (a file of an earlier version)")
             keys = list(zip(z["keys_p"].tolist(), z["keys_h"].tolist(), strict=True))
-            squares = z["squares"] if "squares" in z.files else None  # files of earlier versions lack it: unknown
+            templates = TemplateStats(z["tkeys"].tolist(), z["tcount"], z["tsums"], z["targmax"], z["tabove"])
             stats = NeutralityStats(tuple(z["taus"].tolist()), keys, z["count"], z["sums"], z["argmax"], z["above"],
-                                    squares)
+                                    z["squares"], templates)
             top = {label: TopPairs(int(z[f"top_{label}_k"]), z[f"top_{label}_values"], z[f"top_{label}_indices"])
                    for label in TOP_LABELS}
             top_probs = dict(zip(z["top_idx"].tolist(), z["top_probs"], strict=True))
@@ -93,14 +103,27 @@ def score_chunk(classifier: Any, source: PairSource, start: int, stop: int, *, t
     ``seconds`` is the chunk's wall time; ``cpu_seconds`` the CPU time of this process meanwhile (all its
     threads: on a Dask worker, what the worker spent on the chunk, whatever the neighbours on the machine do)."""
     t0, c0 = time.perf_counter(), time.process_time()
-    raw, premise_words, hypothesis_words = _predict(classifier, source, start, stop)
+    raw, premise_words, hypothesis_words, templates = _predict(classifier, source, start, stop)
     P = check_probabilities(raw, stop - start, name=getattr(classifier, "name", "classifier"))
-    stats = NeutralityStats.from_probs(P, premise_words, hypothesis_words, taus)
+    stats = NeutralityStats.from_probs(P, premise_words, hypothesis_words, taus, templates)
     index = np.arange(start, stop, dtype=np.int64)
     top = {label: TopPairs(top_k).update(P[:, LABELS.index(label)], index) for label in TOP_LABELS}
     kept = {int(i) for t in top.values() for i in t.indices}
     return ChunkResult(start, stop, stats, top, {i: P[i - start].copy() for i in kept},
                        time.perf_counter() - t0, P if per_pair else None, time.process_time() - c0, worker_name())
+
+
+def template_key(verb: str, obj: str, template_type: str, premise: str, premise_word: str) -> str:
+    """The template a pair was built from, for the two-way intervals: ``"VERB a/an OBJECT"`` when the pair knows
+    them (:func:`~.templates.template_label`), else the premise's frame after its slot word (a pairs file in the
+    authors' layout: "The awful person bought an apple." -> "person bought an apple."), else the template
+    type."""
+    if verb and obj:
+        return template_label(verb, obj)
+    found = re.search(rf"(?<!\w){re.escape(premise_word)}(?!\w)", premise, flags=re.IGNORECASE) if premise_word \
+        else None
+    frame = premise[found.end():].strip() if found else ""
+    return frame or template_type or "(none)"
 
 
 def worker_name() -> str:
@@ -144,8 +167,10 @@ def worker_costs(chunks: Sequence[ChunkResult]) -> dict[str, dict[str, float]]:
     return out
 
 
-def _predict(classifier: Any, source: PairSource, start: int, stop: int) -> tuple[Any, list[str], list[str]]:
-    """``(probabilities, premise word per pair, hypothesis word per pair)`` of pairs ``start .. stop-1``.
+def _predict(classifier: Any, source: PairSource, start: int,
+             stop: int) -> tuple[Any, list[str], list[str], list[str]]:
+    """``(probabilities, premise word, hypothesis word, template)`` per pair of pairs ``start .. stop-1`` (the
+    template as :func:`~.templates.template_label` names it).
 
     A template probe gives its pairs as indices into sentence parts (``pair_parts``), no pair objects: a
     classifier with ``predict_parts`` (the cross-encoder) builds token ids from parts tokenised once, any other
@@ -154,8 +179,12 @@ def _predict(classifier: Any, source: PairSource, start: int, stop: int) -> tupl
     parts = parts_of(start, stop) if parts_of is not None else None
     if parts is None:
         chunk = source.chunk(start, stop)
-        return classifier.predict(chunk.premises, chunk.hypotheses), chunk.premise_words, chunk.hypothesis_words
+        templates = [template_key(*row) for row in zip(chunk.verbs, chunk.objects, chunk.template_types,
+                                                       chunk.premises, chunk.premise_words, strict=True)]
+        return (classifier.predict(chunk.premises, chunk.hypotheses), chunk.premise_words, chunk.hypothesis_words,
+                templates)
     predict_parts = getattr(classifier, "predict_parts", None)
     raw = predict_parts(parts) if predict_parts is not None else classifier.predict(parts.premises(),
                                                                                    parts.hypotheses())
-    return raw, parts.pair_premise_words(), parts.pair_hypothesis_words()
+    labels = np.array([template_label(t.verb, t.object) for t in source.templates], dtype=object)
+    return raw, parts.pair_premise_words(), parts.pair_hypothesis_words(), labels[parts.t].tolist()

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ...metrics.neutrality import LABELS, NeutralityStats, TopPairs
+from ...metrics.neutrality_intervals import DEFAULT_RESAMPLES
 from ...metrics.score_intervals import DEFAULT_LEVEL, check_level, interval_dict
 from ...stimuli.nli_probes import PairSource
 from . import tables, templates
@@ -53,6 +54,7 @@ class NliProbeResult:
     seconds: float = 0.0
     engine: str = "local"
     notes: tuple[str, ...] = ()
+    _intervals: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def n_scored(self) -> int:
@@ -82,7 +84,7 @@ class NliProbeResult:
     def add(self, chunk: ChunkResult, *, seconds: float | None = None) -> NliProbeResult:
         """A new result with one more chunk merged in (float sums in arrival order)."""
         top = {label: t.merge(chunk.top[label]) for label, t in self.top.items()}
-        return replace(self, stats=self.stats.merge(chunk.stats), top=top,
+        return replace(self, stats=self.stats.merge(chunk.stats), top=top,  # a new object: its own intervals
                        top_probs=_kept_probs(top, {**self.top_probs, **chunk.top_probs}),
                        chunks=[*self.chunks, chunk], seconds=self.seconds if seconds is None else seconds)
 
@@ -105,8 +107,9 @@ class NliProbeResult:
             return "" if iv is None else f" [{iv.low:.4f}, {iv.high:.4f}]"
 
         lines = [f"NLI probe {self.probe} on {self.model}: {self.n_scored:,} sentence pairs, "
-                 f"{s.n_word_pairs:,} word pairs (Dev et al. 2020; 1 = all neutral, the unbiased value; "
-                 "[95% interval]: t for NN, Wilson for FN)"]
+                 f"{s.n_word_pairs:,} word pairs, {self.n_templates:,} templates (Dev et al. 2020; 1 = all "
+                 "neutral, the unbiased value; [95% interval]: two-way bootstrap over templates and word pairs, "
+                 "the units drawn, not the sentence pairs)"]
         for name in ("pairs", "word_pairs"):
             level = s.level(name)
             taus = ", ".join(f"T:{tau:g} {value:.4f}" for tau, value in level.thresholds)
@@ -116,15 +119,25 @@ class NliProbeResult:
         lines.extend(f"note: {note}" for note in (*self.notes, *([DEMO_NOTE] if self.is_demo else [])))
         return "\n".join(lines)
 
-    def intervals(self, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
-        """Per level (``pairs``, ``word_pairs``) and measure, its interval: t for NN, Wilson for FN and T:tau
-        (:meth:`~embias_widgets.metrics.neutrality.NeutralityStats.intervals`); None where undefined."""
-        return self.stats.intervals(check_level(level))
+    @property
+    def n_templates(self) -> int:
+        """Templates among the scored pairs (0 when the statistics do not record them)."""
+        return 0 if self.stats.templates is None else len(self.stats.templates.keys)
 
-    def levels_dict(self, level: float = DEFAULT_LEVEL) -> dict[str, dict[str, Any]]:
+    def intervals(self, level: float = DEFAULT_LEVEL, *, n_resamples: int = DEFAULT_RESAMPLES) -> dict[str, Any]:
+        """Per level (``pairs``, ``word_pairs``) and measure, its interval: the two-way bootstrap over templates
+        and word pairs (:func:`~embias_widgets.metrics.neutrality_intervals.two_way_intervals`, seed 0); None
+        where undefined. Kept per (level, n_resamples): the summary, the JSON and the frame resample once."""
+        key = (check_level(level), int(n_resamples))
+        if key not in self._intervals:
+            self._intervals[key] = self.stats.intervals(key[0], n_resamples=key[1])
+        return self._intervals[key]
+
+    def levels_dict(self, level: float = DEFAULT_LEVEL, *,
+                    n_resamples: int = DEFAULT_RESAMPLES) -> dict[str, dict[str, Any]]:
         """``{"pairs": {measure, measure_interval, ..., "n"}, "word_pairs": {...}}``: every measure with its
         interval at ``level`` beside it, and the ``n`` (sentence pairs, word pairs) they were computed from."""
-        s, ivs = self.scores(), self.intervals(level)
+        s, ivs = self.scores(), self.intervals(level, n_resamples=n_resamples)
         out: dict[str, dict[str, Any]] = {}
         for name, n in (("pairs", s.n_pairs), ("word_pairs", s.n_word_pairs)):
             out[name] = {}
@@ -152,7 +165,8 @@ class NliProbeResult:
         levels = self.levels_dict(level)
         out: dict[str, Any] = {"model": self.model, "n_pairs": self.n_scored, "pairs": levels["pairs"],
                                "word_pairs": levels["word_pairs"], "probe": self.probe,
-                               "n_word_pairs": s.n_word_pairs, "levels": dict(LEVEL_NOTES)}
+                               "n_word_pairs": s.n_word_pairs, "n_templates": self.n_templates,
+                               "levels": dict(LEVEL_NOTES)}
         if self.notes:
             out["notes"] = list(self.notes)
         if self.is_demo:

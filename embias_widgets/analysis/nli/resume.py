@@ -26,7 +26,9 @@ import numpy as np
 from .chunks import ChunkResult
 
 MANIFEST = "run.json"
-FORMAT = 2
+#: The chunk files' layout: 3 adds the per-template sums the two-way intervals need, so chunks of an earlier
+#: format are never merged into a run of this one.
+FORMAT = 3
 CHUNK_GLOB = "chunk_*.npz"
 #: Model options that cannot change a score (everything else is part of the fingerprint).
 NEUTRAL_OPTIONS = frozenset({"progress", "cache_size"})
@@ -110,6 +112,11 @@ def open_results(results_dir: Path, determines: dict[str, Any], about: dict[str,
             old = json.loads(path.read_text(encoding="utf-8"))
         except (ValueError, UnicodeDecodeError) as err:
             raise _refuse(results_dir, f"its manifest {path.name} is unreadable ({err})") from None
+        if isinstance(old, dict) and isinstance(old.get("format"), int) and old["format"] < FORMAT \
+                and isinstance(old.get("determines"), dict):
+            raise _refuse(results_dir, f"an earlier version of embias-widgets wrote it (chunk format {old['format']}, "
+                          f"this version reads {FORMAT}): its chunks lack the per-template sums that the intervals "
+                          "resample")
         if not isinstance(old, dict) or old.get("format") != FORMAT or not isinstance(old.get("determines"), dict):
             raise _refuse(results_dir, f"its manifest {path.name} has no fingerprint (an older version wrote it), "
                           "so nothing proves its chunks are of this probe and model")

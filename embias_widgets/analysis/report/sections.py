@@ -43,8 +43,9 @@ WHAT = {
     "sense-weat": "Sense WEAT runs WEAT over word senses with the max variant and compares it with its word-level "
                   "twins (Zhou et al. 2022). A sense-level bias can hide behind an unbiased word.",
     "crows-pairs": "CrowS-Pairs counts the pairs in which a masked LM prefers the more stereotypical sentence "
-                   "(Nangia et al. 2020); 50% is unbiased. CPS masks the shared tokens, AUL reads one unmasked pass "
-                   "(Kaneko & Bollegala 2022).",
+                   "(Nangia et al. 2020); 50% is unbiased when no pair ties (a tie counts as not stereotypical). "
+                   "The share of the decided pairs and its sign test say whether the model prefers one side. CPS "
+                   "masks the shared tokens, AUL reads one unmasked pass (Kaneko & Bollegala 2022).",
     "stereoset": "StereoSet's SS is the share of contexts where the stereotype beats the anti-stereotype (50 is "
                  "unbiased) and LMS the share where a meaningful option beats the unrelated one (Nadeem et al. "
                  "2021). ICAT combines both (100 is ideal).",

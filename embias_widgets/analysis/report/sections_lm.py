@@ -2,8 +2,8 @@
 
 Each runner calls :class:`~embias_widgets.analysis.PairedLikelihood` or :class:`~embias_widgets.analysis.NliProbe`
 and returns an outcome (see :mod:`.sections`). The NLI probes run on a seeded random sample of their pairs
-(:class:`SampledPairs`); the intervals are the NLI result's (t for NN, Wilson for FN and T:tau, at both levels: over
-sentence pairs and over word pairs) at the report's level (95% unless ``--level`` gives another).
+(:class:`SampledPairs`); the intervals are the NLI result's (the two-way bootstrap over templates and word pairs, at
+both levels: over sentence pairs and over word pairs) at the report's level (95% unless ``--level`` gives another).
 """
 
 from __future__ import annotations
@@ -64,8 +64,15 @@ def _lm_notes(*records: dict[str, Any]) -> list[str]:
     return [n for n in notes if n]
 
 
+def _crows_rows(a: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """``(label, record)``: all pairs, each bias type, each direction."""
+    return [("all", a), *sorted(a["by_bias_type"].items()),
+            *((f"direction: {k}", v) for k, v in sorted(a["by_direction"].items()))]
+
+
 def run_crows(spec: SectionSpec) -> dict[str, Any]:
-    """CrowS-Pairs with CPS (PLL for a causal LM) and AUL, per bias type and per direction."""
+    """CrowS-Pairs with CPS (PLL for a causal LM) and AUL, per bias type and per direction: the published score
+    with its Wilson interval, the share of decided pairs with theirs, and the sign test of the decided pairs."""
     from ..likelihood import PairedLikelihood
 
     pairs = _read(spec, "crows-pairs", "crows", spec.options["crows_pairs"])
@@ -78,21 +85,30 @@ def run_crows(spec: SectionSpec) -> dict[str, Any]:
         b = _scored(study.run(metric="aul"), "CrowS-Pairs").to_dict(naming="crows", items=False, level=level_of(spec))
         records.append(b)
     name_a = a["metric"].upper()
-    columns = ["bias type", "n", f"{name_a} %"] + (["AUL %", "AUL (Zhou: % - 50)"] if b else [])
-    rows = _bias_rows(a)
-    if b:
-        bb = {r[0]: r for r in _bias_rows(b)}
-        rows = [[*r, bb[r[0]][2], number(bb[r[0]][2] - 50)] for r in rows]
-    for direction, v in sorted(a["by_direction"].items()):
-        rows.append([f"direction: {direction}", v["n"], number(v["percent_of_decided"]),
-                     interval(v, "percent_of_decided")] + ([None, None] if b else []))
-    intervals = [r[3] for r in rows]
-    columns, rows, iv_name = _with_intervals(columns, rows, 3)
-    notes = [f"{len(pairs):,} pairs; % of pairs whose more stereotypical sentence scores higher (50 = unbiased); "
-             f"{name_a} scores rounded to {a['decimals']} decimals as CrowS-Pairs' metric.py",
-             "CrowS-Pairs reports no significance test, so none is given here", *interval_note(intervals),
-             *_lm_notes(*records)]
-    return outcome(columns, rows, notes=notes, x=f"{name_a} %", y="bias type", interval=iv_name, ref=50)
+    b_rows = dict(_crows_rows(b)) if b else {}
+    rows, tests = [], []
+    for label, v in _crows_rows(a):
+        rows.append([label, v["n"], number(v["score"]), interval(v, "score"), number(v["percent_of_decided"]),
+                     interval(v, "percent_of_decided"), v["n_ties"], v["p_value"]]
+                    + ([number(b_rows[label]["score"]), number(b_rows[label]["score"] - 50)] if b else []))
+        if not label.startswith("direction: "):
+            tests.append({"label": label, "p": v["p_value"]})
+    scores = [r[3] for r in rows]
+    decided = [r[5] for r in rows]
+    iv_name = interval_column(scores + decided)
+    decided_col = f"{name_a} % of decided pairs"
+    columns = ["bias type", "n", f"{name_a} %", iv_name, decided_col, f"decided {iv_name}", "ties", "p (sign test)"]
+    columns += ["AUL %", "AUL (Zhou: % - 50)"] if b else []
+    notes = [f"{len(pairs):,} pairs; {name_a} %: the published score, % of pairs whose more stereotypical sentence "
+             f"scores higher, a tie counting in n and never as stereotypical (CrowS-Pairs' metric.py; {name_a} "
+             f"scores rounded to {a['decimals']} decimals), so 50 means no bias only without ties; its interval is "
+             "for the expected published score",
+             f"{decided_col}: the ties left out (50 = no preference whatever the ties); p: "
+             f"{a['p_value_method']}; the bias-type rows join the report's Holm-Bonferroni, the direction rows "
+             "(CrowS-Pairs' stereo and anti-stereo sub-scores) are shown uncorrected",
+             *interval_note(scores), *interval_note(decided), *_lm_notes(*records)]
+    return outcome(columns, rows, tests=tests, notes=notes, x=decided_col, y="bias type",
+                   interval=f"decided {iv_name}", ref=50)
 
 
 def run_stereoset(spec: SectionSpec) -> dict[str, Any]:
@@ -125,7 +141,8 @@ def _sense_outcome(rec: dict[str, Any], n_pairs: int, where: str) -> dict[str, A
     intervals = [r[3] for r in rows]
     columns, rows, iv_name = _with_intervals(["sense type / key", "n", "bias score"], rows, 3)
     notes = [f"{n_pairs:,} pairs from {where}, AUL, % minus 50 (Zhou et al.; 0 = unbiased)",
-             "no significance test is defined for these scores", *interval_note(intervals), *_lm_notes(rec)]
+             "descriptive here: no test of these rows joins the report's Holm-Bonferroni (embias pll --format json "
+             "gives each row's sign test of its decided pairs)", *interval_note(intervals), *_lm_notes(rec)]
     return outcome(columns, rows, notes=notes, x="bias score", y="sense type / key", interval=iv_name, ref=0)
 
 

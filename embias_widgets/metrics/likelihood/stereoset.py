@@ -59,9 +59,10 @@ class StereoSetScore:
 
     def intervals(self, *, level: float = DEFAULT_LEVEL, n_resamples: int = DEFAULT_RESAMPLES,
                   seed: int = 0) -> StereoSetIntervals | None:
-        """Item bootstrap intervals of SS, LMS and ICAT (:func:`~.stereoset_intervals.stereoset_intervals`);
-        ``None`` when the per-item wins were not kept. Kept per (level, n_resamples, seed): a table redrawn
-        after a filter or sort does not resample again."""
+        """Target (cluster) bootstrap intervals of SS, LMS and ICAT
+        (:func:`~.stereoset_intervals.stereoset_intervals`: the targets are resampled, each with all its items;
+        without targets, the items); ``None`` when the per-item wins were not kept. Kept per (level,
+        n_resamples, seed): a table redrawn after a filter or sort does not resample again."""
         if self.stereo_wins is None or self.related_wins is None:
             return None
         key = (level, n_resamples, seed)  # checked by stereoset_intervals on first use
