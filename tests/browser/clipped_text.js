@@ -67,7 +67,9 @@
       let r = item.rect;
       let why = item.truncated ? `cut short in its ${name(item.el)}` : '';
       for (let n = item.el.tagName === 'SELECT' ? item.el.parentElement : item.el; !why && n && n !== root; n = n.parentElement) {
-        if (n instanceof SVGElement) continue;  // SVG draws overflow (theme.css); its box is the HTML around it
+        if (n instanceof SVGSVGElement && /(hidden|clip)/.test(getComputedStyle(n).overflow)
+            && !inside(r, n.getBoundingClientRect())) why = `cut by ${name(n)} (an svg that hides its overflow)`;
+        if (n instanceof SVGElement) continue;  // an svg that draws its overflow (theme.css): the HTML around it
         const st = getComputedStyle(n);
         if (/^(inline|contents)$/.test(st.display)) continue;  // overflow does not apply
         const scrolls = /(auto|scroll)/.test(st.overflowX + st.overflowY);

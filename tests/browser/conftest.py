@@ -394,6 +394,31 @@ def check_contrast(page, selector: str, label: str, theme: str, minimum: float =
     return worst
 
 
+_GRAPHICS_JS = (Path(__file__).parent / "graphics_contrast.js").read_text().split("\n", 1)[1]
+_OVERLAP_JS = (Path(__file__).parent / "overlapping_text.js").read_text().split("\n", 1)[1]
+
+
+def check_graphics_contrast(page, selector: str, label: str, theme: str, minimum: float = 3.0) -> float:
+    """Assert WCAG 1.4.11 (>= 3:1) for every data shape of ``selector``'s SVGs (graphics_contrast.js: a bar, dot,
+    whisker or swatch reads when its fill or its outline reaches 3:1 against the background it is drawn on, as
+    the page composites them); record and return the minimum."""
+    measured = page.evaluate(_GRAPHICS_JS, selector)
+    assert measured, f"no graphics measured under {selector}"
+    low = [m for m in measured if m["ratio"] < minimum]
+    worst = min(m["ratio"] for m in measured)
+    CONTRAST.setdefault(label, {})[f"{theme}_graphics"] = worst
+    CONTRAST[label][f"{theme}_n_shapes"] = len(measured)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "contrast.json").write_text(json.dumps(CONTRAST, indent=2))
+    assert not low, f"{label} in {theme}: {len(low)} shapes below {minimum}:1, e.g. {low[:6]}"
+    return worst
+
+
+def overlapping_text(page, selector: str) -> list[dict]:
+    """Every two texts of one SVG under ``selector`` drawn into each other (overlapping_text.js)."""
+    return page.evaluate(_OVERLAP_JS, selector)
+
+
 def screenshot_widgets(page, selector: str, stem: str, theme: str) -> None:
     """Save a screenshot of each widget matching ``selector`` under test-results/; with
     ``EMBIAS_UPDATE_SCREENSHOTS=1`` also under docs/_static/screenshots/ for the documentation site (committed,
