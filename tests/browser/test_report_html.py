@@ -223,10 +223,10 @@ def test_viewer_at_every_width(viewer_page, width, theme):
 def _gallery_html() -> str:
     """Figures the glove report does not draw, on report.html's style sheet: a one-row chart (SEAT's
     "sent-weat6", sense WEAT's "sense-weat1") and the debiasing check of two models side by side."""
+    from test_report_figures import _debias  # tests/ is on sys.path (rootdir-relative imports)
+
     from embias_widgets.analysis.report.figures import chart_rows, chart_spec, svg_of
     from embias_widgets.analysis.report.html import CSS
-
-    from test_report_figures import _debias  # tests/ is on sys.path (rootdir-relative imports)
 
     figures = []
     for label, title in (("sent-weat6", "SEAT suite"), ("sense-weat1", "Sense WEAT")):
