@@ -25,6 +25,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "test-results"
 SCREENSHOTS = ROOT / "docs" / "_static" / "screenshots"
+LABEXTENSION_BUILD = ROOT / "embias_widgets" / "labextension"
+"""Where ``npm run build:all`` writes the labextension: the browser tests' JupyterLab loads this build."""
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -105,6 +107,12 @@ def lab_server(tmp_path_factory, timings):
     (root / ".jupyter_config" / "labconfig").mkdir(parents=True)
     (root / ".jupyter_config" / "labconfig" / "page_config.json").write_text(
         json.dumps({"buildCheck": False, "buildAvailable": False}))
+    # this checkout's build of the labextension (npm run build:all), found before the copy installed with the
+    # package: JupyterLab takes the first extension of a name, from the extra paths first
+    extensions = root / ".labextensions"
+    extensions.mkdir()
+    if (LABEXTENSION_BUILD / "package.json").is_file():
+        (extensions / "embias-widgets").symlink_to(LABEXTENSION_BUILD, target_is_directory=True)
     settings = root / ".lab_user_settings"
     (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
     (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
@@ -115,6 +123,7 @@ def lab_server(tmp_path_factory, timings):
            f"--LabApp.workspaces_dir={root / '.workspaces'}",
            f"--LabApp.user_settings_dir={settings}",
            "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=",
+           f"--LabApp.extra_labextensions_path={extensions}",
            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
            "--LabApp.extension_manager=readonly"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
