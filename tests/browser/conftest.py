@@ -411,7 +411,7 @@ def check_graphics_contrast(page, selector: str, label: str, theme: str, minimum
     """Assert WCAG 1.4.11 (>= 3:1) for every data shape of ``selector``'s SVGs (graphics_contrast.js: a bar, dot,
     whisker or swatch reads when its fill or its outline reaches 3:1 against the background it is drawn on, as
     the page composites them); record and return the minimum."""
-    measured = page.evaluate(_GRAPHICS_JS, selector)
+    measured = graphics_contrast(page, selector)
     assert measured, f"no graphics measured under {selector}"
     low = [m for m in measured if m["ratio"] < minimum]
     worst = min(m["ratio"] for m in measured)
@@ -421,6 +421,11 @@ def check_graphics_contrast(page, selector: str, label: str, theme: str, minimum
     (RESULTS / "contrast.json").write_text(json.dumps(CONTRAST, indent=2))
     assert not low, f"{label} in {theme}: {len(low)} shapes below {minimum}:1, e.g. {low[:6]}"
     return worst
+
+
+def graphics_contrast(page, selector: str) -> list[dict]:
+    """Every data shape of ``selector``'s SVGs with its contrast ratio (graphics_contrast.js)."""
+    return page.evaluate(_GRAPHICS_JS, selector)
 
 
 def overlapping_text(page, selector: str) -> list[dict]:

@@ -1,7 +1,7 @@
 // The graphics contrast check of tests/browser/conftest.py (graphics_contrast): run in the page by Playwright.
 (selector) => {
-  // Every visible SVG shape under `selector` that draws data (bars, dots, whiskers, swatches, rules: not grid
-  // lines, backgrounds or invisible hit areas): its fill and its outline, each composited over the effective
+  // Every visible SVG shape under `selector` that draws data (bars, dots, whiskers, swatches, rules, leaders:
+  // not grid lines, a scale's background track, backgrounds or invisible hit areas): its fill and its outline, each composited over the effective
   // background as the page draws them (fill-opacity or stroke-opacity times every ancestor's opacity), and the
   // WCAG 2.1 contrast ratio of each against that background. A shape reads when its fill or its outline (at
   // least 1 px wide) reaches the ratio asked (WCAG 1.4.11: 3:1 for the parts of a graphic needed to read it).
@@ -39,8 +39,10 @@
     for (let n = el; n && n.nodeType === 1; n = n.parentElement) o *= Number(getComputedStyle(n).opacity);
     return o;
   };
+  // decorative, exempt (WCAG 1.4.11): grid lines, a scale's background track, backgrounds, hidden helpers
   const decorative = (el) => el.closest('.role-axis-grid, .background, [aria-hidden="true"], defs, clipPath, mask, '
-    + 'pattern, marker, [data-decorative]') !== null || /(^|\s)(background|foreground)(\s|$)/.test(el.getAttribute('class') ?? '');
+    + 'pattern, marker, [data-decorative]') !== null
+    || /(^|[\s-])(background|foreground|grid|gridline|track)(\s|$)/.test(el.getAttribute('class') ?? '');
   const name = (n) => `${n.tagName.toLowerCase()}.${String(n.className?.baseVal ?? n.className).trim().split(/\s+/).join('.')}`
     + (n.parentElement ? ` in ${n.parentElement.tagName.toLowerCase()}.${String(n.parentElement.className?.baseVal ?? '').trim().split(/\s+/).join('.')}` : '');
   const out = [];

@@ -22,7 +22,8 @@
           const a = texts[i].r, b = texts[j].r;
           const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
           const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-          if (w > TOL && h > TOL) out.push({ a: texts[i].text, b: texts[j].text, overlap: [Math.round(w), Math.round(h)] });
+          if (w > TOL && h > TOL) out.push({ a: texts[i].text, b: texts[j].text, overlap: [Math.round(w), Math.round(h)],
+                                             svg: String(svg.className?.baseVal ?? '') });
         }
       }
     }
