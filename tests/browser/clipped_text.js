@@ -69,19 +69,29 @@
       items.push({ el: box, rect: box.getBoundingClientRect(), text: box.placeholder.trim().slice(0, 40),
                    truncated: canvas.measureText(box.placeholder).width > room * lines + TOL, what: 'hint' });
     }
-    // a word broken across two lines ("secretar y"): each word of a text node on one line
+    // a word broken across two lines ("secretar y") that would fit on one line of the widget: each such word of
+    // a text node on one line (a token wider than the whole widget, e.g. a long path, may break)
     const split = [];
+    const rootStyle = getComputedStyle(root);
+    const lineRoom = root.clientWidth - parseFloat(rootStyle.paddingLeft) - parseFloat(rootStyle.paddingRight);
     const walker2 = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let t = walker2.nextNode(); t; t = walker2.nextNode()) {
       const el = t.parentElement;
       if (!el || el.closest('svg, option, style, script, title') || !t.textContent.trim() || !shown(el)) continue;
-      for (const m of t.textContent.matchAll(/[^\s\u200b\-\/]+/g)) {
-        if (m[0].length < 2) continue;
+      const rects = (start, end) => {
         const range = document.createRange();
-        range.setStart(t, m.index);
-        range.setEnd(t, m.index + m[0].length);
-        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-        if (tops.size > 1) split.push({ text: m[0].slice(0, 40), where: name(el), why: 'a word split across lines', rect: [] });
+        range.setStart(t, start);
+        range.setEnd(t, end);
+        return [...range.getClientRects()].filter((r) => r.width > 0);
+      };
+      for (const token of t.textContent.matchAll(/[^\s\u200b]+/g)) {  // between spaces; may break at - or /
+        const whole = rects(token.index, token.index + token[0].length).reduce((sum, r) => sum + r.width, 0);
+        if (whole > lineRoom) continue;
+        for (const m of token[0].matchAll(/[^\-\/]+/g)) {
+          if (m[0].length < 2) continue;
+          const tops = new Set(rects(token.index + m.index, token.index + m.index + m[0].length).map((r) => Math.round(r.top)));
+          if (tops.size > 1) split.push({ text: m[0].slice(0, 40), where: name(el), why: 'a word split across lines', rect: [] });
+        }
       }
     }
     const clipped = [...split];
