@@ -18,6 +18,7 @@ import json
 import re
 import uuid
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -98,11 +99,26 @@ def _html_cells(report_dir) -> list[list[str]]:
     return cells.tables
 
 
+def _labextension_sources() -> set[Path]:
+    """labextension/src and style, and every file they import, followed through relative imports (js/lib's
+    report_blocks.js, format.js, ... and formatting.json): what `npm run build:all` bundles."""
+    todo = [*(ROOT / "labextension" / "src").glob("*.js"), *(ROOT / "labextension" / "style").glob("*.css")]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop().resolve()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        if path.suffix == ".js":
+            todo += [path.parent / spec for spec in re.findall(r"""^import\b[^'"]*['"](\.{1,2}/[^'"]+)['"]""",
+                                                               path.read_text(encoding="utf-8"), re.M)]
+    return seen
+
+
 def _open_lab(page, lab_server) -> None:
     """JupyterLab in a fresh workspace, with this checkout's build of the extension activated (or a clear
     failure: not built, or older than its sources)."""
-    sources = [*(ROOT / "labextension" / "src").glob("*.js"), *(ROOT / "labextension" / "style").glob("*.css"),
-               *(ROOT / "js" / "lib").glob("*.js")]
+    sources = _labextension_sources()
     built = LABEXTENSION_BUILD / "package.json"
     assert built.is_file(), f"no labextension build at {built.parent}: run `npm run build:all`"
     stale = [str(p.relative_to(ROOT)) for p in sources if p.stat().st_mtime > built.stat().st_mtime]
