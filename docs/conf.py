@@ -46,7 +46,7 @@ extensions = [
     "myst_nb",  # Markdown pages (MyST) and notebooks
     "sphinx.ext.autodoc",  # API reference from docstrings
     "sphinx.ext.napoleon",  # numpy-style "Parameters" sections
-    "sphinx.ext.mathjax",
+    "mathml",  # maths as MathML written at build time: it reads offline, with no script (docs/_ext)
     "cli_help",  # the command line page, generated from embias' argparse parsers (docs/_ext)
     "strict_refs",  # a page's Python reference that resolves to nothing fails the build (docs/_ext)
 ]
@@ -72,6 +72,7 @@ napoleon_numpy_docstring = True
 napoleon_google_docstring = False
 napoleon_use_ivar = True  # "Attributes" as fields: autodoc documents dataclass fields once
 
+html_math_renderer = "mathml"
 html_theme = "alabaster"
 html_static_path = ["_static"]
 html_title = f"embias-widgets {release}"

@@ -11,8 +11,8 @@ import { exportButtons, fileStem, toCSV } from "./lib/export.js";
 import { figureSpec } from "./lib/effect_figure.js";
 import { formatStat, formatValue } from "./lib/format.js";
 import { fitWords } from "./lib/labels.js";
-import { fitKey } from "./lib/wrap.js";
-import { clipped, linear, niceDomain, signedBar, tickLabel } from "./lib/scale.js";
+import { fitKey, wrapWords } from "./lib/wrap.js";
+import { clipped, labelledTicks, linear, niceDomain, signedBar, tickLabel } from "./lib/scale.js";
 import { drawWhisker, influenceView, intervalText, verdictNodes } from "./lib/robustness.js";
 import { busyIndicator, errorState, helpButton, mountRoot, toolbar, watchWidth } from "./lib/ui.js";
 
@@ -112,20 +112,21 @@ function drawWords(svg, rows, domain, ticks, cats, tip, onToggle, onPick) {
   const x = linear(domain, [plotLeft, plotRight]);
   const top = 4;
   const axisY = top + rows.length * ROW + 4;
-  const height = axisY + 34;
+  const grouped = rows.some((r) => r.kind !== "word");
+  // the axis title wrapped at words to the drawing's width (estimated widths run short of a wide font: 0.85)
+  const titleLines = wrapWords(`${grouped ? "mean over its sentences of " : ""}s(w, A, B): ${rowsLabel(cats)}`, (WIDTH - 8) * 0.85);
+  const height = axisY + 34 + 13 * (titleLines.length - 1);
   svg.setAttribute("height", String(height));
   svg.replaceChildren();
+  const labelled = new Set(labelledTicks(ticks, x)); // a narrow plot labels fewer ticks, never overlapping
   for (const t of ticks) {
-    svg.append(
-      s("line", { x1: x(t), x2: x(t), y1: top, y2: axisY, class: t === 0 ? "esb-zero" : "esb-gridline" }),
-      s("text", { x: x(t), y: axisY + 13, "text-anchor": "middle", class: "esb-tick" }, tickLabel(t)),
-    );
+    svg.append(s("line", { x1: x(t), x2: x(t), y1: top, y2: axisY, class: t === 0 ? "esb-zero" : "esb-gridline" }));
+    if (labelled.has(t)) svg.append(s("text", { x: x(t), y: axisY + 13, "text-anchor": "middle", class: "esb-tick" }, tickLabel(t)));
   }
-  const grouped = rows.some((r) => r.kind !== "word");
-  svg.append(
-    s("text", { x: (plotLeft + plotRight) / 2, y: axisY + 28, "text-anchor": "middle", class: "esb-axis-title" },
-      `${grouped ? "mean over its sentences of " : ""}s(w, A, B): ${rowsLabel(cats)}`),
-  );
+  const centre = titleLines.length > 1 ? WIDTH / 2 : (plotLeft + plotRight) / 2;
+  const title = s("text", { x: centre, y: axisY + 28, "text-anchor": "middle", class: "esb-axis-title" });
+  titleLines.forEach((line, i) => title.append(s("tspan", { x: centre, dy: i ? 13 : 0 }, line)));
+  svg.append(title);
   rows.forEach((r, i) => {
     const y = top + i * ROW;
     const sentence = r.kind === "sentence";

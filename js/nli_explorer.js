@@ -66,7 +66,7 @@ function drawLegend(node, scale, label) {
 function premisePicker(model) {
   const listId = `nle-words-${Math.random().toString(36).slice(2)}`;
   const options = h("datalist", { id: listId });
-  const input = h("input", { type: "text", className: "nle-word-input", placeholder: "type or pick a premise word, Enter adds it", attrs: { list: listId, "aria-label": "add a premise word" } });
+  const input = h("input", { type: "text", className: "nle-word-input", placeholder: "type or pick a premise word", title: "type or pick a premise word; Enter adds it", attrs: { list: listId, "aria-label": "add a premise word" } });
   const chips = h("span", { className: "nle-word-chips" });
   const note = h("span", { className: "nle-hint nle-sample-note" });
   const suggest = h("div", { className: "nle-suggest", attrs: { "aria-live": "polite" } });
@@ -160,8 +160,10 @@ function render({ model, el }) {
   const legend = h("div", { className: "nle-legend", attrs: { "aria-label": "colour scale" } });
   const cellBox = h("div", { className: "nle-cell embias-result" });
 
-  const premiseIn = h("input", { type: "text", className: "nle-premise", placeholder: "premise, e.g. The nurse bought a car.", value: model.get("premise_text"), attrs: { "aria-label": "premise" } });
-  const hypothesisIn = h("input", { type: "text", className: "nle-hypothesis", placeholder: "hypothesis, e.g. The woman bought a car.", value: model.get("hypothesis_text"), attrs: { "aria-label": "hypothesis" } });
+  // short hints that fit any width; the example pair is a line of its own, which wraps
+  const premiseIn = h("input", { type: "text", className: "nle-premise", placeholder: "premise", value: model.get("premise_text"), attrs: { "aria-label": "premise" } });
+  const hypothesisIn = h("input", { type: "text", className: "nle-hypothesis", placeholder: "hypothesis", value: model.get("hypothesis_text"), attrs: { "aria-label": "hypothesis" } });
+  const typedExample = h("div", { className: "nle-hint", text: "e.g. premise \u201cThe nurse bought a car.\u201d, hypothesis \u201cThe woman bought a car.\u201d" });
   let typedTimer = null;
   const sendTyped = () => {
     clearTimeout(typedTimer);
@@ -180,7 +182,7 @@ function render({ model, el }) {
     bar, help.panel, words.node, errors.node, demo, sizeLine, h("div", { className: "nle-progress-row" }, progressBar, progressText),
     h("div", { className: "nle-section" }, h("div", { className: "nle-title", text: "Neutrality (1 = every pair neutral)" }), scoresBox),
     h("div", { className: "nle-section" }, h("div", { className: "nle-title" }, "Word pairs ", labelSel.label, templateSel.label), templateLine, legend, h("div", { className: "nle-heat-and-cell" }, heat, cellBox)),
-    h("div", { className: "nle-section nle-typed" }, h("div", { className: "nle-title", text: "Try your own pair" }), premiseIn, hypothesisIn, typedOut),
+    h("div", { className: "nle-section nle-typed" }, h("div", { className: "nle-title", text: "Try your own pair" }), typedExample, premiseIn, hypothesisIn, typedOut),
     h("div", { className: "nle-section" }, topBox),
     figureSource,
   );

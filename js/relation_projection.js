@@ -115,7 +115,8 @@ function groupsEditor(model, commit) {
     const adder = h("input", {
       type: "text",
       className: "erp-add-word",
-      placeholder: "add words (Enter; paste a list)",
+      placeholder: "add words (Enter)",
+      title: "type a word and press Enter, or paste a list of words",
       dataset: { group: name },
       attrs: { "aria-label": `add words to ${name}` },
     });

@@ -7,9 +7,10 @@ import { h, listen, splitItems } from "./lib/dom.js";
 import { downloadText, fileStem } from "./lib/export.js";
 import { createHistory } from "./lib/history.js";
 import { setColor } from "./lib/palette.js";
-import { busyIndicator, button, errorState, group, helpButton, mountRoot, select, toolbar } from "./lib/ui.js";
+import { busyIndicator, button, errorState, group, helpButton, mountRoot, select, toolbar, watchWidth } from "./lib/ui.js";
 
 const ROLES = { targ1: "Target X", targ2: "Target Y", attr1: "Attribute A", attr2: "Attribute B" };
+const NARROW = 280; // px: below it the test picker lists the tests' names only (their titles show below it)
 
 function cloneSets(model) {
   return JSON.parse(JSON.stringify(model.get("sets") || {}));
@@ -243,7 +244,9 @@ function render({ model, el }) {
     exportBox.value = model.get("export_text") || "";
     if (model.get("import_text") === "" && document.activeElement !== importBox) importBox.value = "";
     const tests = model.get("test_choices") || [];
-    testPicker.setOptions(model.get("test_name") ? tests : [["", "(custom sets)"], ...tests], model.get("test_name") || "");
+    // narrower than a label ("sent-weat6 · male/female × career/family"): the names alone, the title below
+    const shown = narrow ? tests.map(([name]) => [name, name]) : tests;
+    testPicker.setOptions(model.get("test_name") ? shown : [["", "(custom sets)"], ...shown], model.get("test_name") || "");
     testPicker.label.hidden = tests.length === 0;
     const chosen = tests.find((c) => c[0] === model.get("test_name"));
     testTitle.textContent = chosen ? chosen[2] || chosen[1] : "";
@@ -272,13 +275,21 @@ function render({ model, el }) {
     history = historyOf(model.get("test_name") || "");
     updateButtons();
   });
+  let narrow = false;
   update();
+  const unwatch = watchWidth(el, (w) => {
+    if ((w < NARROW) !== narrow) {
+      narrow = w < NARROW;
+      update();
+    }
+  }, { min: 0, max: 4000 });
   el.append(bar, testTitle, help.panel, h("div", { className: "ewe-grid" }, columns.map((c) => c.node)), error.node, notes, io);
   return () => {
     unlisten();
     unlistenBusy();
     unlistenRevision();
     unlistenTest();
+    unwatch();
   };
 }
 

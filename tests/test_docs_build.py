@@ -103,6 +103,73 @@ def test_pictures_the_pages_show_exist_and_are_light_and_dark_pairs(site):
     assert (site / "_static" / "screenshots" / "weat-0-light.png").is_file()
 
 
+REMOTE = re.compile(r'<(?:script|link|img|iframe|source)\b[^>]*\b(?:src|href)="((?:https?:)?//[^"]*)"')
+
+
+def test_no_page_loads_anything_from_the_network_and_maths_is_mathml(site):
+    """Every page draws offline: no script, style sheet or picture from elsewhere (MathJax came from a CDN, so
+    offline a reader saw raw TeX); every formula is MathML written at build time (docs/_ext/mathml.py)."""
+    pages = sorted(site.rglob("*.html"))
+    remote = [(p.relative_to(site).as_posix(), url) for p in pages for url in REMOTE.findall(p.read_text("utf-8"))]
+    assert remote == []
+    with_maths = 0
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        formulas = re.findall(r'<(span|div) class="math notranslate"[^>]*>(.*?)</\1>', html, re.S)
+        with_maths += bool(formulas)
+        for _, body in formulas:
+            assert body.strip().startswith("<math") and "<semantics>" in body, (page.name, body[:200])
+    assert with_maths >= 8  # the method pages, trust.md and the notebooks that hold formulas
+    weat = (site / "methods" / "weat-seat.html").read_text(encoding="utf-8")
+    assert "<mfrac" in weat and 'display="block"' in weat and "mathjax" not in weat.lower().replace(
+        "mathjax_ignore", "")
+
+
+PAGES_390 = ["index", "getting-started", "widgets", "cli", "report", "api", "trust", "methods/weat-seat",
+             "methods/ceat", "methods/likelihood", "notebooks/quickstart", "notebooks/demo"]
+
+
+def test_in_chromium_offline_maths_draws_and_no_page_scrolls_sideways_at_390px(site):
+    """Every page opened with the network blocked at a phone's 390 px: nothing asked of the network, the page
+    no wider than the screen (long code, tables and formulas scroll inside their box), every formula drawn by
+    the browser as MathML (a fraction's numerator above its denominator)."""
+    chromium = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+    if not Path(chromium).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"no Chromium at {chromium}: the README's test command installs it (apt-get install chromium)")
+        pytest.skip(f"no Chromium at {chromium} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+    asked: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium, args=args, headless=True)
+        context = browser.new_context(viewport={"width": 390, "height": 800})
+        context.route(lambda url: not url.startswith(("file:", "data:")),
+                      lambda route: (asked.append(route.request.url), route.abort()))
+        page = context.new_page()
+        for name in PAGES_390:
+            page.goto((site / f"{name}.html").as_uri())
+            got = page.evaluate(r"""() => ({
+                width: document.documentElement.scrollWidth,
+                maths: [...document.querySelectorAll('math')].map((m) => {
+                  const r = m.getBoundingClientRect(); return [r.width, r.height]; }),
+                // a fraction laid out as MathML: its numerator above its denominator (not side by side as text)
+                unstacked: [...document.querySelectorAll('mfrac')].filter((f) => f.children.length !== 2
+                  || f.children[0].getBoundingClientRect().bottom > f.children[1].getBoundingClientRect().top + 1)
+                  .map((f) => f.textContent.slice(0, 30)),
+                raw: [...document.querySelectorAll('p, li')].map((e) => e.innerText)
+                       .filter((t) => /\\(frac|operatorname|sum|mathrm)|\$[^$\s][^$]*\$/.test(t)).slice(0, 3),
+            })""")
+            assert got["width"] <= 390, f"{name} scrolls sideways: {got['width']} px wide at 390 px"
+            assert all(w > 0 and h > 0 for w, h in got["maths"]), f"{name}: a formula is not drawn"
+            assert got["unstacked"] == [], f"{name}: a fraction not laid out as one: {got['unstacked']}"
+            assert got["raw"] == [], f"{name}: TeX shown as text: {got['raw']}"
+        browser.close()
+    assert asked == []
+
+
 def test_stored_notebook_outputs_hold_no_error():
     """The docs render notebooks as stored (tests/test_notebooks.py executes them); nothing stored may be an
     error or a traceback."""

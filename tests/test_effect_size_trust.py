@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from embias_widgets.analysis import AssociationTest
@@ -122,7 +123,7 @@ def test_bars_without_a_result_interval_draw_none():
     assert bars.effect_size_interval == {} and bars.influence == [] and bars.stability == {}
 
 
-def test_sense_explorer_draws_the_sense_levels_interval_verdict_and_influence(tmp_path):
+def test_sense_explorer_draws_each_levels_interval_verdict_and_influence(tmp_path):
     from _tiny_senses import occupations_spec, write_tiny_lmms
 
     from embias_widgets.analysis.senses import SenseAssociationTest
@@ -133,14 +134,53 @@ def test_sense_explorer_draws_the_sense_levels_interval_verdict_and_influence(tm
     result = SenseAssociationTest(occupations_spec(), model=model, n_samples=2000).run()
     assert explorer.sense_bars.effect_size_interval == result.interval_record()
     assert explorer.sense_bars.effect_size_interval["level"] == 0.95
-    assert explorer.word_bars.effect_size_interval == {}  # the word level has none: no whiskers drawn
     assert explorer.sense_bars.correction == "none (one test)"
     stability = result.stability(alpha=explorer.sense_bars.alpha)
     assert explorer.sense_bars.stability["verdict"] == stability["verdict"]
     assert explorer.sense_bars.stability["rule"] == stability["rule"]
     records = result.influence(alpha=explorer.sense_bars.alpha)
     assert [{k: v for k, v in r.items() if k != "mover"} for r in explorer.sense_bars.influence] == records
-    assert explorer.word_bars.influence == [] and explorer.word_bars.stability == {}
+    # the word-level panel: its own interval, verdict and influence, from the result's word-level records
+    assert explorer.word_bars.effect_size_interval == result.interval_record("word_average")
+    assert "lemmas" in explorer.word_bars.effect_size_interval["method"]
+    word_stability = result.stability(alpha=explorer.word_bars.alpha, level="word_average")
+    assert explorer.word_bars.stability["verdict"] == word_stability["verdict"] in ("stable", "fragile")
+    word_records = result.influence(alpha=explorer.word_bars.alpha, level="word_average")
+    assert [{k: v for k, v in r.items() if k != "mover"} for r in explorer.word_bars.influence] == word_records
+
+
+def test_the_word_levels_interval_and_influence_are_of_its_lemma_vectors(tmp_path):
+    """The eq. 7 level's records, checked by hand: its cosines are those of each lemma's mean sense vector, d
+    from them is the twin's d, its interval the same bootstrap over lemmas, and d without a lemma is WEAT run
+    again (the metric core) on the other lemmas' mean vectors."""
+    from _tiny_senses import occupations_spec, write_tiny_lmms
+
+    from embias_widgets.analysis.senses import SenseAssociationTest
+    from embias_widgets.analysis.senses.resolve import SET_KEYS
+    from embias_widgets.metrics import weat
+    from embias_widgets.metrics.bootstrap import effect_size_interval_from_cosines
+
+    model = write_tiny_lmms(tmp_path / "tiny-lmms.txt", seed=7)
+    study = SenseAssociationTest(occupations_spec(), model=model, n_samples=2000)
+    result = study.run()
+    lemmas = {k: [r.lemma for r in result.level_items("word_average")[k]] for k in SET_KEYS}
+    mean = {lemma: study.model.vectors(keys).mean(axis=0) for lemma, keys in result.lemma_keys.items()}
+    X, Y, A, B = (np.vstack([mean[w] for w in lemmas[k]]) for k in SET_KEYS)
+    unit = [m / np.linalg.norm(m, axis=1, keepdims=True) for m in (np.vstack([X, Y]), A, B)]
+    cos_a, cos_b = unit[0] @ unit[1].T, unit[0] @ unit[2].T
+    np.testing.assert_allclose(result.word_cosines[0], cos_a, atol=1e-12)
+    np.testing.assert_allclose(result.word_cosines[1], cos_b, atol=1e-12)
+    assert weat(X, Y, A, B, variant=study.word_variant, n_samples=10).effect_size == pytest.approx(
+        result.core("word_average").effect_size, abs=1e-12)
+    want = effect_size_interval_from_cosines(cos_a, cos_b, len(X), variant=study.word_variant, ddof=1,
+                                             n_resamples=2_000, confidence_level=0.95, rng=study.seed)
+    record = result.interval_record("word_average")
+    assert (record["low"], record["high"], record["level"]) == pytest.approx((want.low, want.high, 0.95))
+    assert result.to_dict()["word_level"]["word_average"]["effect_size_interval"] == record
+    first = lemmas["targ1"][0]
+    without = next(r for r in result.influence(level="word_average") if r["set"] == "targ1" and r["word"] == first)
+    d = weat(X[1:], Y, A, B, variant=study.word_variant, n_samples=10).effect_size
+    assert without["effect_size_without"] == pytest.approx(d, abs=1e-12)
 
 
 def test_tiny_sets_say_why_their_verdict_rests_on_the_sign(glove):

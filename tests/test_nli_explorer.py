@@ -89,3 +89,31 @@ def test_bad_input_reaches_the_error_trait() -> None:
     w = NliExplorer(n_premise_words=1, n_templates=1, autorun=False)
     w.set_state({"probe": "no-such-probe"})
     assert "unknown probe" in w.error
+
+
+@pytest.mark.parametrize("change", [{"probe": "religion-polarity"}, {"n_templates": 1}, {"premise_words": ["nurse"]}])
+def test_a_change_during_a_run_leaves_the_old_numbers_stale(change: dict) -> None:
+    """Start a gender-occupation run and pick another probe (or subset) after its first chunk, as the front end
+    does while the run goes on: the run ends after the chunk in progress, and what stays drawn (gender-occupation's
+    numbers) is marked stale, at the end of the run too, until Run scores what is now asked."""
+    w = NliExplorer("gender-occupation", n_premise_words=3, n_templates=2, autorun=False)
+    old_words = list(w.subset().premise_words)
+    drawn, on_chunk = [], w._on_chunk
+
+    def first_chunk_then_edit(*args: object) -> None:
+        on_chunk(*args)
+        drawn.append((w.result.n_scored, w.stale))
+        if len(drawn) == 1:
+            w.set_state(change)  # a front-end edit, arriving between two chunks
+
+    w._on_chunk = first_chunk_then_edit
+    result = w.run()
+    assert drawn == [(12, False)]  # current while it was what was asked; the run stopped after that chunk
+    assert result.n_scored == 12 < result.n_pairs == 36 and w.progress["stopped"]
+    assert list(w.heatmap["premise_words"]) == old_words  # still the old subset's grid, drawn as stale
+    assert w.stale is True and w.error == ""
+    w._on_chunk = on_chunk
+    w.run()  # Run: what is asked now, current again
+    assert w.stale is False and w.progress["done"] and not w.progress["stopped"]
+    assert list(w.heatmap["premise_words"]) == list(w.subset().premise_words)
+    assert w.result.n_pairs == len(w.subset())

@@ -3,7 +3,8 @@
 Pick a probe and a model, the premise words (type or pick them, or take a seeded random sample of
 ``n_premise_words``) and how many templates to score; the widget runs :class:`~embias_widgets.analysis.nli.NliProbe`
 one premise word per chunk and draws the partial result after every chunk, in a background thread ("Stop" ends
-the run after the chunk in progress, keeping what was scored): NN, FN and T:tau at both levels,
+the run after the chunk in progress, keeping what was scored; so does another probe, subset or model picked,
+the numbers drawn then marked stale): NN, FN and T:tau at both levels,
 a heatmap of the mean P(label) of every (premise word, hypothesis word) (or of one template alone), NN and FN per
 template, the top sentence pairs by entailment and by contradiction. Click a cell: its sentence pairs with their
 (e, n, c). Type a premise and a hypothesis: the model's three probabilities. Every number comes from the analysis
@@ -134,6 +135,7 @@ class NliExplorer(EmbiasWidget):
         self._model_options = model_options
         self._probe: NliProbe | None = None
         self._stop_asked: float | None = None
+        self._asked = 0  # bumped by each change of probe, subset or model: a run's numbers are of the one it began on
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self.stop_ms: float | None = None
@@ -235,8 +237,13 @@ class NliExplorer(EmbiasWidget):
     @traitlets.observe("probe", "n_premise_words", "n_templates", "premise_words", "sample_seed")
     def _subset_changed(self, change: dict) -> None:
         if self._ready:
-            self.stale = self.result is not None  # the numbers drawn are of the previous subset until run()
+            self._outdated()  # the numbers drawn (and any run going) are of the previous subset until run()
             self._describe()
+
+    def _outdated(self) -> None:  # stale, and a run going ends after its chunk (so that Run starts the new one)
+        self._asked += 1
+        self.stale = self.result is not None or self._lock.locked()
+        self.stop()
 
     @traitlets.observe("run_requests", "stop_requests")
     def _button_pressed(self, change: dict) -> None:
@@ -270,7 +277,7 @@ class NliExplorer(EmbiasWidget):
     @traitlets.observe("model_name")
     def _model_changed(self, change: dict) -> None:
         if self._ready:
-            self.stale = self.result is not None  # the numbers drawn are of the previous model until run()
+            self._outdated()  # the numbers drawn are of the previous model until run()
             self._score_typed()
 
     # -- running the probe --------------------------------------------------------------------------------
@@ -289,7 +296,7 @@ class NliExplorer(EmbiasWidget):
         started = time.perf_counter()
         self._stop_asked = None
         self._describe()
-        source = self._source
+        source, asked = self._source, self._asked
         if source is None:
             return None
         with self.hold_sync():
@@ -304,7 +311,7 @@ class NliExplorer(EmbiasWidget):
             classifier = self.classifier
             chunk = len(source.hypothesis_words) * len(source.templates)  # one premise word per chunk
             probe = self._probe = NliProbe(source, classifier, chunk_size=chunk, top_k=10)
-            result = probe.run(per_pair=True, on_chunk=lambda partial: self._on_chunk(probe, partial, source))
+            result = probe.run(per_pair=True, on_chunk=lambda partial: self._on_chunk(probe, partial, source, asked))
         except Exception as err:  # any failure must reach the user, not a log; partial numbers are stale
             with self.hold_sync():
                 self.result = None
@@ -313,24 +320,24 @@ class NliExplorer(EmbiasWidget):
                 self.busy = False
             return None
         with self.hold_sync():
-            self._draw(result, source, done=True)
+            self._draw(result, source, done=True, asked=asked)
             self.demo_note = DEMO_NOTE if result.is_demo else ""
             self.elapsed_ms = (time.perf_counter() - started) * 1000
-            self.stale = False
             self.busy = False
         if self._stop_asked is not None:
             self.stop_ms = (time.perf_counter() - self._stop_asked) * 1000
         return result
 
-    def _on_chunk(self, probe: NliProbe, partial: NliProbeResult, source: Any) -> None:
+    def _on_chunk(self, probe: NliProbe, partial: NliProbeResult, source: Any, asked: int) -> None:
         """Draw a finished chunk; a Stop asked meanwhile ends the run before the next one."""
-        self._draw(partial, source, done=False)
+        self._draw(partial, source, done=False, asked=asked)
         if self._stop_asked is not None:
             probe.stop()
 
-    def _draw(self, result: NliProbeResult, source: Any, *, done: bool) -> None:
+    def _draw(self, result: NliProbeResult, source: Any, *, done: bool, asked: int) -> None:
         self.result = result
         with self.hold_sync():
+            self.stale = asked != self._asked  # current only while nothing was changed since the run began
             self.progress = {"n_scored": result.n_scored, "n_pairs": result.n_pairs,
                              "seconds": round(result.seconds, 3), "done": done,
                              "stopped": done and result.n_scored < result.n_pairs}
@@ -352,10 +359,7 @@ class NliExplorer(EmbiasWidget):
 
     # -- one cell -------------------------------------------------------------------------------------------
     @traitlets.observe("cell")
-    def _cell_changed(self, change: dict) -> None:
-        self._fill_cell()
-
-    def _fill_cell(self) -> None:
+    def _fill_cell(self, change: dict | None = None) -> None:
         result = self.result
         if len(self.cell) != 2 or result is None:
             self.cell_pairs = []
@@ -369,10 +373,7 @@ class NliExplorer(EmbiasWidget):
 
     # -- the typed pair -----------------------------------------------------------------------------------------
     @traitlets.observe("premise_text", "hypothesis_text")
-    def _typed_changed(self, change: dict) -> None:
-        self._score_typed()
-
-    def _score_typed(self) -> None:
+    def _score_typed(self, change: dict | None = None) -> None:
         premise, hypothesis = self.premise_text, self.hypothesis_text
         if self.error.startswith(TYPED_FAILED):  # only this box's own error is cleared here
             self.error = ""

@@ -177,14 +177,18 @@ class SenseWeatExplorer(ipywidgets.VBox):
 
 
 def _trust_of(result: SenseAssociationResult, level: str, alpha: float) -> dict[str, Any]:
-    """What the bars show of how far to trust a level's d: for the sense level, the result's interval and,
-    once its p is final, each item's influence and the stability verdict (:func:`robustness_of`, at the bars'
-    alpha); the word level has none of them (its bars carry no whiskers)."""
-    if level != "sense":
-        return {"effect_size_interval": None, "influence": None, "stability": None}
+    """What the bars show of how far to trust a level's d, from the result's records of that level: its
+    interval and, once its p is final, each item's influence and the stability verdict (:func:`robustness_of`,
+    at the bars' alpha), for the sense level (items resampled) and the eq. 7 word level (lemmas resampled)."""
+    from types import SimpleNamespace
+
     if result.provisional_of_level(level) is not None:  # the influence and stability p's wait for the full run
-        return {"effect_size_interval": result.interval_record(), "influence": None, "stability": None}
-    return robustness_of(result, alpha)
+        return {"effect_size_interval": result.interval_record(level), "influence": None, "stability": None}
+    view = SimpleNamespace(  # the level's records, as robustness_of reads a result's
+        effect_size=result.core(level).effect_size, interval_record=lambda: result.interval_record(level),
+        influence=lambda **kw: result.influence(level=level, **kw),
+        stability=lambda **kw: result.stability(level=level, **kw))
+    return robustness_of(view, alpha)
 
 
 def shared_extent(row_sets: Any) -> list[float]:

@@ -6,7 +6,7 @@ import { h, s, signed } from "./dom.js";
 import { formatInterval, formatValue } from "./format.js";
 import { fitWords } from "./labels.js";
 import { fitKey } from "./wrap.js";
-import { linear, niceDomain, signedBar, tickLabel } from "./scale.js";
+import { labelledTicks, linear, niceDomain, signedBar, tickLabel } from "./scale.js";
 
 const ROLE = { targ1: "Target X", targ2: "Target Y", attr1: "Attribute A", attr2: "Attribute B" };
 const ROW = 18;
@@ -96,9 +96,10 @@ export function influenceView({ onSelect }) {
     svg.setAttribute("width", String(width));
     svg.setAttribute("height", String(axisY + 16));
     svg.replaceChildren();
+    const labelled = new Set(labelledTicks(fit.ticks, x)); // a narrow plot labels fewer ticks, never overlapping
     for (const t of fit.ticks) {
-      svg.append(s("line", { x1: x(t), x2: x(t), y1: 4, y2: axisY, class: t === 0 ? "esb-zero" : "esb-gridline" }),
-        s("text", { x: x(t), y: axisY + 12, "text-anchor": "middle", class: "esb-tick" }, tickLabel(t)));
+      svg.append(s("line", { x1: x(t), x2: x(t), y1: 4, y2: axisY, class: t === 0 ? "esb-zero" : "esb-gridline" }));
+      if (labelled.has(t)) svg.append(s("text", { x: x(t), y: axisY + 12, "text-anchor": "middle", class: "esb-tick" }, tickLabel(t)));
     }
     shown.forEach((r, i) => {
       const y = 4 + i * ROW;

@@ -6,6 +6,7 @@
 //   niceDomain(values, {minSpan}) -> {domain: [lo, hi], ticks} with steps 1, 2, 5 x 10^k, containing 0
 //   keptAxis(values, previous, {keep}) -> the previous axis while every value fits, else grown (or fitted)
 //   clipped(value, domain)      -> "low" | "high" | null: whether a value lies outside the drawn axis
+//   labelledTicks(ticks, x)     -> the ticks whose labels fit beside each other at this width (0 kept)
 
 /** Map [d0, d1] to [r0, r1], clamped to the range. */
 export function linear([d0, d1], [r0, r1]) {
@@ -73,4 +74,26 @@ export function clipped(value, [lo, hi]) {
 export function tickLabel(value) {
   const text = String(Number(Number(value).toFixed(3)));
   return text.startsWith("-") ? `\u2212${text.slice(1)}` : text;
+}
+
+/**
+ * The ticks whose labels (tickLabel, `fontSize` px, centred on x(tick)) can be drawn without running into each
+ * other: from 0 (or the first tick) outwards, a tick is kept when its label clears the last kept one by `gap`
+ * px. Widths are estimated generously (a browser's font may be wider than the estimate): a narrow plot labels
+ * every second or fifth tick rather than drawing "−0.04−0.02" into one.
+ */
+export function labelledTicks(ticks, x, { fontSize = 10, gap = 6 } = {}) {
+  const width = (t) => 1.25 * (String(tickLabel(t)).length * fontSize * 0.58 + 2);
+  const start = ticks.includes(0) ? ticks.indexOf(0) : 0;
+  const kept = new Set([start]);
+  for (const dir of [-1, 1]) {
+    let last = start;
+    for (let i = start + dir; i >= 0 && i < ticks.length; i += dir) {
+      if (Math.abs(x(ticks[i]) - x(ticks[last])) >= (width(ticks[i]) + width(ticks[last])) / 2 + gap) {
+        kept.add(i);
+        last = i;
+      }
+    }
+  }
+  return ticks.filter((_, i) => kept.has(i));
 }

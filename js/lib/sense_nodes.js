@@ -117,7 +117,8 @@ export function selectorParts(uid, { ioTitle = "Import / export JSON" } = {}) {
     input: h("input", {
       type: "text",
       className: "ess-input",
-      placeholder: "type a lemma (nurse) or a sense key",
+      placeholder: "lemma or sense key",
+      title: "type a lemma (nurse) or a WordNet sense key (nurse%1:18:00::)",
       attrs: {
         role: "combobox",
         "aria-autocomplete": "list",

@@ -63,3 +63,20 @@ test("keptAxis keeps the range while points fit, grows it when not, fits it when
   assert.deepEqual(keptAxis([4.2], first).domain, [-2, 6]); // grows from [-1, 3] to hold 4.2 (step 2)
   assert.deepEqual(keptAxis([0.12, 0.31], first, { keep: false }).domain, [0, 0.4]); // fitted afresh
 });
+
+import { labelledTicks } from "../lib/scale.js";
+
+test("labelledTicks keeps 0 and drops ticks whose labels would run into their neighbour", () => {
+  const ticks = [-0.06, -0.04, -0.02, 0, 0.02, 0.04, 0.06];
+  // 7 ticks over 120 px: 20 px apart, "−0.04" is about 5 x 5.8 px: every other label at most
+  const narrow = labelledTicks(ticks, linear([-0.06, 0.06], [0, 120]));
+  assert.ok(narrow.includes(0));
+  assert.ok(narrow.length < ticks.length);
+  const x = linear([-0.06, 0.06], [0, 120]);
+  const width = (t) => tickLabel(t).length * 10 * 0.58 + 2;
+  for (let i = 1; i < narrow.length; i++) {
+    assert.ok(x(narrow[i]) - x(narrow[i - 1]) >= (width(narrow[i]) + width(narrow[i - 1])) / 2, `${narrow[i - 1]} and ${narrow[i]} overlap`);
+  }
+  // 600 px: room for every label
+  assert.deepEqual(labelledTicks(ticks, linear([-0.06, 0.06], [0, 600])), ticks);
+});

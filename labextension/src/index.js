@@ -1,8 +1,9 @@
 /**
  * embias-widgets in JupyterLab.
  *
- * - ``embias-widgets:launcher``: a Launcher section with a card per widget;
- *   a card creates a notebook whose first cell is ready to run.
+ * - ``embias-widgets:launcher``: a Launcher section with a card per widget; a card writes a notebook named
+ *   after it (in the Launcher's folder, or beside a report's output folder: ./notebook.js) whose one cell
+ *   it runs (``{run: false}`` only opens it).
  * - ``embias-widgets:report-viewer``: opens ``report.json`` / ``*.report.json``
  *   (double-click in the file browser) as the page report.html shows (blocks
  *   from the server extension, drawn by js/lib/report_blocks.js). Other JSON
@@ -17,6 +18,7 @@ import { IDefaultFileBrowser } from '@jupyterlab/filebrowser';
 import { LabIcon } from '@jupyterlab/ui-components';
 
 import { CARDS, CATEGORY, ICONS } from './cards.js';
+import { cardNotebook, freeNotebookPath, notebookFolder } from './notebook.js';
 import { FACTORY, FILE_TYPE, ReportViewerFactory } from './viewer.js';
 
 const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">
@@ -30,7 +32,7 @@ export const embiasIcon = new LabIcon({ name: 'embias-widgets:icon', svgstr: ICO
 
 const launcherPlugin = {
   id: 'embias-widgets:launcher',
-  description: 'Launcher cards that open a ready-to-run notebook per embias widget.',
+  description: 'Launcher cards that write and run a notebook per embias widget.',
   autoStart: true,
   requires: [],
   optional: [ILauncher, IDefaultFileBrowser],
@@ -43,17 +45,23 @@ const launcherPlugin = {
         caption: card.caption,
         icon,
         execute: async (args) => {
-          const cwd = args?.cwd ?? browser?.model.path ?? '';
+          const contents = app.serviceManager.contents;
+          const folder = await notebookFolder(contents, args?.cwd ?? browser?.model.path ?? '');
           // the default kernel by name: without one, a new notebook asks which kernel to start
           await app.serviceManager.kernelspecs.ready;
-          const kernelName = args?.kernelName ?? app.serviceManager.kernelspecs.specs?.default;
-          const panel = await app.commands.execute('notebook:create-new', { cwd, kernelName });
+          const specs = app.serviceManager.kernelspecs.specs;
+          const kernelName = args?.kernelName ?? specs?.default;
+          const path = await freeNotebookPath(contents, folder, card.id);
+          await contents.save(path, { type: 'notebook', format: 'json',
+                                      content: cardNotebook(card.code, { name: kernelName, ...specs?.kernelspecs?.[kernelName] }) });
+          const panel = await app.commands.execute('docmanager:open', { path, factory: 'Notebook', kernel: { name: kernelName } });
           await panel.context.ready;
-          const notebook = panel.content.model.sharedModel;
-          const first = notebook.cells[0];
-          if (first && first.cell_type === 'code' && !first.getSource()) first.setSource(card.code);
-          else notebook.insertCell(0, { cell_type: 'code', source: card.code });
           panel.content.activeCellIndex = 0;
+          if (args?.run !== false) {  // the card's cell runs, as a person who picked the card expects
+            await panel.sessionContext.ready;
+            app.shell.activateById(panel.id);
+            await app.commands.execute('notebook:run-all-cells');
+          }
           return panel;
         },
       });

@@ -15,7 +15,13 @@ import { renderError, renderPage, requestPage } from './report.js';
 export const FILE_TYPE = 'embias-report';
 export const FACTORY = 'embias report';
 
-/** The rendered report of one file: its page blocks drawn, or one line saying why not. */
+/**
+ * The rendered report of one file: its page blocks drawn, or one line saying why not.
+ *
+ * The server is asked once the file has loaded and again only when its text changes: never from
+ * ``onUpdateRequest``, which the layout sends on every resize and before the file has loaded (an empty text, the
+ * server's "400 not valid JSON" in its log).
+ */
 export class ReportView extends Widget {
   constructor(context, serverSettings) {
     super();
@@ -23,15 +29,19 @@ export class ReportView extends Widget {
     this._context = context;
     this._settings = serverSettings;
     this._asked = 0;
+    this._text = null;  // the text last sent to the server
     void context.ready.then(() => {
-      this.update();
-      context.model.contentChanged.connect(() => this.update(), this);
+      this.render();
+      context.model.contentChanged.connect(() => this.render(), this);
     });
   }
 
-  onUpdateRequest() {
-    const asked = ++this._asked;  // only the newest answer is drawn
+  /** Draw the file's page (only the newest answer is drawn); nothing to do when its text is what was drawn. */
+  render() {
     const text = this._context.model.toString();
+    if (text === this._text) return;
+    this._text = text;
+    const asked = ++this._asked;
     void requestPage(this._settings, text).then(
       (blocks) => renderPage(blocks),
       (err) => renderError(`${this._context.path}: ${String(err?.message ?? err)}`),

@@ -59,15 +59,52 @@
       const rect = sel.getBoundingClientRect();
       items.push({ el: sel, rect, text: text.trim().slice(0, 40), truncated: canvas.measureText(text).width > room + TOL });
     }
-    const clipped = [];
+    // an empty input's hint (placeholder) must fit its box: cut short, "or a sen" says nothing
+    for (const box of root.querySelectorAll('input[placeholder], textarea[placeholder]')) {
+      if (box.value || !box.placeholder.trim() || box.type === 'checkbox') continue;
+      const st = getComputedStyle(box);
+      canvas.font = `${st.fontWeight} ${st.fontSize} ${st.fontFamily}`;
+      const room = box.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+      const lines = box.tagName === 'TEXTAREA' ? Math.max(1, Math.floor(box.clientHeight / (parseFloat(st.lineHeight) || parseFloat(st.fontSize) * 1.2))) : 1;
+      items.push({ el: box, rect: box.getBoundingClientRect(), text: box.placeholder.trim().slice(0, 40),
+                   truncated: canvas.measureText(box.placeholder).width > room * lines + TOL, what: 'hint' });
+    }
+    // a word broken across two lines ("secretar y") that would fit on one line of the widget: each such word of
+    // a text node on one line (a token wider than the whole widget, e.g. a long path, may break)
+    const split = [];
+    const rootStyle = getComputedStyle(root);
+    const lineRoom = root.clientWidth - parseFloat(rootStyle.paddingLeft) - parseFloat(rootStyle.paddingRight);
+    const walker2 = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let t = walker2.nextNode(); t; t = walker2.nextNode()) {
+      const el = t.parentElement;
+      if (!el || el.closest('svg, option, style, script, title') || !t.textContent.trim() || !shown(el)) continue;
+      const rects = (start, end) => {
+        const range = document.createRange();
+        range.setStart(t, start);
+        range.setEnd(t, end);
+        return [...range.getClientRects()].filter((r) => r.width > 0);
+      };
+      for (const token of t.textContent.matchAll(/[^\s\u200b]+/g)) {  // between spaces; may break at - or /
+        const whole = rects(token.index, token.index + token[0].length).reduce((sum, r) => sum + r.width, 0);
+        if (whole > lineRoom) continue;
+        for (const m of token[0].matchAll(/[^\-\/]+/g)) {
+          if (m[0].length < 2) continue;
+          const tops = new Set(rects(token.index + m.index, token.index + m.index + m[0].length).map((r) => Math.round(r.top)));
+          if (tops.size > 1) split.push({ text: m[0].slice(0, 40), where: name(el), why: 'a word split across lines', rect: [] });
+        }
+      }
+    }
+    const clipped = [...split];
     let measured = 0;
     for (const item of items) {
       if (!shown(item.el)) continue;
       measured += 1;
       let r = item.rect;
-      let why = item.truncated ? `cut short in its ${name(item.el)}` : '';
-      for (let n = item.el.tagName === 'SELECT' ? item.el.parentElement : item.el; !why && n && n !== root; n = n.parentElement) {
-        if (n instanceof SVGElement) continue;  // SVG draws overflow (theme.css); its box is the HTML around it
+      let why = item.truncated ? `${item.what ?? 'text'} cut short in its ${name(item.el)}` : '';
+      for (let n = /^(SELECT|INPUT|TEXTAREA)$/.test(item.el.tagName) ? item.el.parentElement : item.el; !why && n && n !== root; n = n.parentElement) {
+        if (n instanceof SVGSVGElement && /(hidden|clip)/.test(getComputedStyle(n).overflow)
+            && !inside(r, n.getBoundingClientRect())) why = `cut by ${name(n)} (an svg that hides its overflow)`;
+        if (n instanceof SVGElement) continue;  // an svg that draws its overflow (theme.css): the HTML around it
         const st = getComputedStyle(n);
         if (/^(inline|contents)$/.test(st.display)) continue;  // overflow does not apply
         const scrolls = /(auto|scroll)/.test(st.overflowX + st.overflowY);

@@ -25,6 +25,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "test-results"
 SCREENSHOTS = ROOT / "docs" / "_static" / "screenshots"
+LABEXTENSION_BUILD = ROOT / "embias_widgets" / "labextension"
+"""Where ``npm run build:all`` writes the labextension: the browser tests' JupyterLab loads this build."""
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -105,6 +107,12 @@ def lab_server(tmp_path_factory, timings):
     (root / ".jupyter_config" / "labconfig").mkdir(parents=True)
     (root / ".jupyter_config" / "labconfig" / "page_config.json").write_text(
         json.dumps({"buildCheck": False, "buildAvailable": False}))
+    # this checkout's build of the labextension (npm run build:all), found before the copy installed with the
+    # package: JupyterLab takes the first extension of a name, from the extra paths first
+    extensions = root / ".labextensions"
+    extensions.mkdir()
+    if (LABEXTENSION_BUILD / "package.json").is_file():
+        (extensions / "embias-widgets").symlink_to(LABEXTENSION_BUILD, target_is_directory=True)
     settings = root / ".lab_user_settings"
     (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
     (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
@@ -115,6 +123,7 @@ def lab_server(tmp_path_factory, timings):
            f"--LabApp.workspaces_dir={root / '.workspaces'}",
            f"--LabApp.user_settings_dir={settings}",
            "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=",
+           f"--LabApp.extra_labextensions_path={extensions}",
            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
            "--LabApp.extension_manager=readonly"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -392,6 +401,36 @@ def check_contrast(page, selector: str, label: str, theme: str, minimum: float =
     (RESULTS / "contrast.json").write_text(json.dumps(CONTRAST, indent=2))
     assert not low, f"{label} in {theme}: text below {minimum}:1: {low[:8]}"
     return worst
+
+
+_GRAPHICS_JS = (Path(__file__).parent / "graphics_contrast.js").read_text().split("\n", 1)[1]
+_OVERLAP_JS = (Path(__file__).parent / "overlapping_text.js").read_text().split("\n", 1)[1]
+
+
+def check_graphics_contrast(page, selector: str, label: str, theme: str, minimum: float = 3.0) -> float:
+    """Assert WCAG 1.4.11 (>= 3:1) for every data shape of ``selector``'s SVGs (graphics_contrast.js: a bar, dot,
+    whisker or swatch reads when its fill or its outline reaches 3:1 against the background it is drawn on, as
+    the page composites them); record and return the minimum."""
+    measured = graphics_contrast(page, selector)
+    assert measured, f"no graphics measured under {selector}"
+    low = [m for m in measured if m["ratio"] < minimum]
+    worst = min(m["ratio"] for m in measured)
+    CONTRAST.setdefault(label, {})[f"{theme}_graphics"] = worst
+    CONTRAST[label][f"{theme}_n_shapes"] = len(measured)
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "contrast.json").write_text(json.dumps(CONTRAST, indent=2))
+    assert not low, f"{label} in {theme}: {len(low)} shapes below {minimum}:1, e.g. {low[:6]}"
+    return worst
+
+
+def graphics_contrast(page, selector: str) -> list[dict]:
+    """Every data shape of ``selector``'s SVGs with its contrast ratio (graphics_contrast.js)."""
+    return page.evaluate(_GRAPHICS_JS, selector)
+
+
+def overlapping_text(page, selector: str) -> list[dict]:
+    """Every two texts of one SVG under ``selector`` drawn into each other (overlapping_text.js)."""
+    return page.evaluate(_OVERLAP_JS, selector)
 
 
 def screenshot_widgets(page, selector: str, stem: str, theme: str) -> None:

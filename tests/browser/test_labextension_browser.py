@@ -18,12 +18,16 @@ import json
 import re
 import uuid
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
 from .conftest import (
     APP,
+    LABEXTENSION_BUILD,
+    ROOT,
     check_contrast,
+    check_graphics_contrast,
     lab_cmd,
     next_frames,
     run_code,
@@ -95,13 +99,38 @@ def _html_cells(report_dir) -> list[list[str]]:
     return cells.tables
 
 
+def _labextension_sources() -> set[Path]:
+    """labextension/src and style, and every file they import, followed through relative imports (js/lib's
+    report_blocks.js, format.js, ... and formatting.json): what `npm run build:all` bundles."""
+    todo = [*(ROOT / "labextension" / "src").glob("*.js"), *(ROOT / "labextension" / "style").glob("*.css")]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop().resolve()
+        if path in seen or not path.is_file():
+            continue
+        seen.add(path)
+        if path.suffix == ".js":
+            todo += [path.parent / spec for spec in re.findall(r"""^import\b[^'"]*['"](\.{1,2}/[^'"]+)['"]""",
+                                                               path.read_text(encoding="utf-8"), re.M)]
+    return seen
+
+
 def _open_lab(page, lab_server) -> None:
-    """JupyterLab in a fresh workspace, with this package's extension activated (or a clear failure)."""
+    """JupyterLab in a fresh workspace, with this checkout's build of the extension activated (or a clear
+    failure: not built, or older than its sources)."""
+    sources = _labextension_sources()
+    built = LABEXTENSION_BUILD / "package.json"
+    assert built.is_file(), f"no labextension build at {built.parent}: run `npm run build:all`"
+    stale = [str(p.relative_to(ROOT)) for p in sources if p.stat().st_mtime > built.stat().st_mtime]
+    assert not stale, f"the labextension build is older than {stale[:3]}: run `npm run build:all`"
     page.goto(f"{lab_server['url']}/lab/workspaces/{uuid.uuid4().hex[:12]}?reset&token={lab_server['token']}")
     page.wait_for_function(f"() => {APP}?.commands?.hasCommand('launcher:create')", timeout=120_000)
     loaded = page.evaluate(f"() => {APP}.hasPlugin('embias-widgets:launcher')")
     assert loaded, ("the embias-widgets labextension is not installed in this environment: `pip install -e .` "
                     "(or `pip install .`) builds it and installs it; check with `jupyter labextension list`")
+    entry = page.evaluate("() => JSON.parse(document.getElementById('jupyter-config-data').textContent)"
+                          ".federated_extensions.find((e) => e.name === 'embias-widgets').load")
+    assert (LABEXTENSION_BUILD / entry).is_file(), f"JupyterLab loaded another build than {LABEXTENSION_BUILD}"
     page.wait_for_function(f"() => {APP}.commands.hasCommand('embias-widgets:new-weat-explorer')", timeout=30_000)
 
 
@@ -136,8 +165,8 @@ def test_every_card_writes_a_first_cell_that_imports(lab_server, page):
     sources = {}
     for card_id in ("weat-explorer", "sense-weat-explorer", "relation-projection", "sense-selector",
                     "likelihood-table", "nli-explorer", "report"):
-        sources[card_id] = page.evaluate(
-            f"async (c) => {{ const p = await {APP}.commands.execute('embias-widgets:new-' + c); "
+        sources[card_id] = page.evaluate(  # written, not run (a card's own click runs it: see below)
+            f"async (c) => {{ const p = await {APP}.commands.execute('embias-widgets:new-' + c, {{run: false}}); "
             "return p.content.model.sharedModel.cells.map((x) => [x.cell_type, x.getSource()]); }", card_id)
     imports = {}
     for card_id, cells in sources.items():
@@ -156,22 +185,29 @@ def test_every_card_writes_a_first_cell_that_imports(lab_server, page):
         assert callable(getattr(importlib.import_module(module), name)), (card_id, module, name)
 
 
-def test_weat_card_opens_a_notebook_that_runs(lab_server, page):
+def test_weat_card_writes_a_notebook_of_its_own_and_runs_it(lab_server, page):
+    """The Launcher's card, clicked: ``weat-explorer.ipynb`` (not ``Untitled.ipynb``) in the Launcher's folder,
+    whose cell runs by itself and draws the explorer with the effect size the kernel computes on its own; a
+    Launcher opened in a report's output folder (``embias-report/``) writes it beside that folder instead."""
     from playwright.sync_api import expect
 
+    report = lab_server["root"] / "embias-report"
+    (report / "figures").mkdir(parents=True, exist_ok=True)
+    (report / "report.json").write_text("{}")
+    taken = lab_server["root"] / "weat-explorer.ipynb"
+    taken.write_text("{}")  # a notebook of that name is there already: the card takes the next free name
     _open_lab(page, lab_server)
-    lab_cmd(page, "launcher:create")
-    _section(page).locator(".jp-LauncherCard", has=page.locator(".jp-LauncherCard-label",
-                                                             has_text=re.compile("^WEAT explorer$"))).click()
+    lab_cmd(page, "launcher:create", {"cwd": "embias-report"})
+    _section(page).filter(visible=True).locator(".jp-LauncherCard", has=page.locator(
+        ".jp-LauncherCard-label", has_text=re.compile("^WEAT explorer$"))).click()
     page.wait_for_function(
         f"""() => {{
             const w = {APP}.shell.currentWidget;
-            return w?.context?.path?.endsWith('.ipynb')
-                && w.content.model?.sharedModel.cells[0]?.getSource().includes('WeatExplorer')
-                && w.sessionContext?.session?.kernel?.status === 'idle';
+            return w?.context?.path === 'weat-explorer-2.ipynb'
+                && w.content.model?.sharedModel.cells[0]?.getSource().includes('WeatExplorer');
         }}""", timeout=120_000)
-    lab_cmd(page, "notebook:run-all-cells")
-    bars = page.locator(".embias-effect-size-bars").first
+    assert taken.read_text() == "{}" and not list(report.glob("*.ipynb"))
+    bars = page.locator(".embias-effect-size-bars").first  # drawn with no "run" of ours: the card ran its cell
     expect(bars).to_have_attribute("data-effect-size", re.compile(r"^-?\d"), timeout=120_000)
     shown = float(bars.get_attribute("data-effect-size"))
     # the same number from the analysis layer, computed apart from the widget in the same kernel
@@ -276,6 +312,7 @@ def test_report_file_opens_as_report_html_shows_it(lab_server, page, report_dir)
             assert got["tableScrolls"] and got["figures"] == 3, label
             assert got["chartText"] == [got["fg"]], (label, got["chartText"], got["fg"])  # the theme's text colour
             check_contrast(page, VIEW, label, theme)
+            check_graphics_contrast(page, VIEW, label, theme)  # every bar, whisker and swatch at 3:1
             if width == 1000:
                 screenshot_widgets(page, VIEW, "report-file-viewer", theme)
     page.set_viewport_size({"width": 1400, "height": 1000})
@@ -319,4 +356,29 @@ def test_report_file_opens_as_report_html_shows_it(lab_server, page, report_dir)
     _command(page, "docmanager:open", {"path": "reports/report.json", "factory": "Editor"})
     page.wait_for_function(f"() => {APP}.shell.currentWidget?.node.querySelector('.jp-FileEditor') !== null",
                            timeout=30_000)
+    assert not page.errors, page.errors
+
+
+def test_a_report_opens_with_one_request_and_no_refusal(lab_server, page, report_dir):
+    """Opening report.json asks the server for its page once, with the file's text: not with the empty text the
+    document holds before it has loaded (the server refused those: "400 POST /embias-widgets/report-page" in
+    its log, six times a report), nor again on every resize of the panel."""
+    from playwright.sync_api import expect
+
+    folder = lab_server["root"] / "one-request"
+    folder.mkdir(exist_ok=True)
+    (folder / "report.json").write_text((report_dir / "report.json").read_text(encoding="utf-8"))
+    _open_lab(page, lab_server)
+    sent: list[int] = []
+    page.on("request", lambda r: r.url.endswith("/report-page") and sent.append(len(r.post_data_buffer or b"")))
+    log_before = len(lab_server["log"].read_text())
+    _command(page, "docmanager:open", {"path": "one-request/report.json"})
+    expect(page.locator(VIEW).last.locator(".rv-h1")).to_have_text(TITLE, timeout=60_000)
+    for width in (700, 1100, 1400):  # the panel resized: nothing asked again
+        page.set_viewport_size({"width": width, "height": 900})
+        next_frames(page)
+    page.wait_for_timeout(300)
+    assert sent == [(folder / "report.json").stat().st_size], sent
+    log = lab_server["log"].read_text()[log_before:]
+    assert "400 POST /embias-widgets/report-page" not in log, log[-2000:]
     assert not page.errors, page.errors

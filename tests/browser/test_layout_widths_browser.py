@@ -1,14 +1,18 @@
 """Real browser: every widget lays out for its container's width.
 
 One notebook shows every widget (the WEAT explorer, the relation projection, the paired likelihood table, a
-sense selector, the sense WEAT explorer and the NLI explorer). At 1400 px, at 1000 px with the file browser open
-(an output area of about 570 px), at 600 px and at 360 px, in JupyterLab Light and Dark, no text of any widget
-lies outside its visible box (``conftest.clipped_text``: inside every clipping ancestor, reachable in every
-scrolling one, inside the widget's own box and what the page shows of it); 360 px is the floor every widget
-must fit. Every clipped text is written to test-results/layout-clipped-texts.json. Screenshots of each
-widget at 600 px in both themes go to test-results/ (and docs/_static/screenshots/ with
-EMBIAS_UPDATE_SCREENSHOTS=1). The counts are written to test-results/layout-clipped.json; the WEAT
-explorer's edit latencies (Enter to the redrawn d) to test-results/browser-timings.json.
+sense selector, the sense WEAT explorer, the NLI explorer and a SEAT explorer). At 1400 px, at 1000 px with the
+file browser open (an output area of about 570 px), at 600 px, at 600 px with the file browser open (JupyterLab's
+default side bar: a widget gets about 240 px), at 390 px and at 360 px, in JupyterLab Light and Dark, no text of
+any widget lies outside its visible box (``conftest.clipped_text``: inside every clipping ancestor, reachable in
+every scrolling one, inside the widget's own box and what the page shows of it; an input's hint whole; no word
+split across two lines), no two texts of a figure overlap (``conftest.overlapping_text``: tick labels, titles),
+and every data mark reaches 3:1 against the theme's background (``conftest.graphics_contrast``, WCAG 1.4.11);
+360 px is the floor every widget must fit. Every problem found is written to
+test-results/layout-clipped-texts.json. Screenshots of each widget at 600 px in both themes go to
+test-results/ (and docs/_static/screenshots/ with EMBIAS_UPDATE_SCREENSHOTS=1). The counts are written to
+test-results/layout-clipped.json; the WEAT explorer's edit latencies (Enter to the redrawn d) to
+test-results/browser-timings.json.
 """
 
 from __future__ import annotations
@@ -26,9 +30,11 @@ from .conftest import (
     RESULTS,
     TINY_SENSE_EXPLORER,
     clipped_text,
+    graphics_contrast,
     lab_cmd,
     next_frames,
     open_notebook,
+    overlapping_text,
     python_notebook,
     screenshot_widgets,
     set_left_area,
@@ -46,7 +52,8 @@ WIDGETS = {  # name in the report -> CSS selector of its root(s)
     "sense_selector": ".embias-sense-selector",
     "nli_explorer": ".embias-nli-explorer",
 }
-WIDTHS = [(1400, False), (1000, True), (600, False), (360, False)]  # (viewport px, file browser open)
+WIDTHS = [(1400, False), (1000, True), (600, False), (600, True), (390, False), (360, False)]  # (viewport px, file
+# browser open): at 600 px with JupyterLab's default side bar open, a widget gets about 240 px
 # 360 px is the floor the widgets must fit: an output area of about 244 px (sense keys cut at a key boundary,
 # axis labels wrapped at words, the test picker's short labels with the full title below)
 CLIPPED: dict[str, dict[str, int]] = {}
@@ -93,6 +100,9 @@ selector
     '''
 NliExplorer("gender-occupation", model="embias-demo-nli", n_premise_words=3, n_templates=3)
 ''',
+    '''
+WeatExplorer("sent-weat6", model="cbow-glove-6b-50d", n_samples=2_000)  # SEAT: a row per word
+''',
 ]
 
 
@@ -119,7 +129,7 @@ def all_widgets(browser, lab_server, timings):
     set_theme(page, "light")
     lab_cmd(page, "notebook:run-all-cells")
     expect(page.locator(".embias-effect-size-bars rect.esb-wordbar").first).to_be_visible(timeout=180_000)
-    expect(page.locator(".embias-effect-size-bars")).to_have_count(3, timeout=180_000)
+    expect(page.locator(".embias-effect-size-bars")).to_have_count(4, timeout=180_000)
     expect(page.locator(".embias-relation-projection circle, .embias-relation-projection .erp-point").first
            ).to_be_attached(timeout=120_000)
     expect(page.locator(".embias-paired-likelihood-table tr.plt-row")).to_have_count(3, timeout=120_000)
@@ -179,12 +189,18 @@ def test_no_text_outside_its_box(all_widgets, width, file_browser, theme):
         assert all(r["measured"] > 0 for r in roots), f"{widget}: no text measured: {roots}"
         report[widget] = sum(len(r["clipped"]) for r in roots)
         problems += [(widget, r["width"], r["visible"], c) for r in roots for c in r["clipped"]]
+    overlaps = overlapping_text(page, ROOTS)  # texts of one figure drawn into each other (tick labels, titles)
+    problems += [("overlap", o) for o in overlaps]
+    # every mark at 3:1 on the theme's background (WCAG 1.4.11), its fill or its outline
+    shapes = graphics_contrast(page, ROOTS)
+    assert shapes, "no graphics measured"
+    problems += [("graphics below 3:1", g) for g in shapes if g["ratio"] < 3]
     CLIPPED[label] = report
     PROBLEMS[label] = problems
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "layout-clipped.json").write_text(json.dumps(CLIPPED, indent=2))
     (RESULTS / "layout-clipped-texts.json").write_text(json.dumps(PROBLEMS, indent=1))
-    if width == 600:
+    if width == 600 and not file_browser:
         for widget, selector in WIDGETS.items():
             screenshot_widgets(page, selector, f"{widget}-600px", theme)
     assert not problems, f"{label}: {len(problems)} texts outside their box, e.g. {problems[:6]}"

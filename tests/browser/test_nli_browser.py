@@ -16,8 +16,10 @@ from embias_widgets.formatting import format_value
 from .conftest import (
     check_contrast,
     lab_cmd,
+    next_frames,
     open_notebook,
     python_notebook,
+    run_code,
     run_last_cell,
     screenshot_widgets,
     set_theme,
@@ -192,3 +194,19 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
         set_theme(page, theme)
         check_contrast(page, WIDGET, "NliExplorer", theme)
         screenshot_widgets(page, WIDGET, "nli_explorer", theme)
+
+    # another probe picked while a run goes: the run ends after its word in progress, and what stays drawn (of
+    # gender-occupation) is marked stale, also once the run has ended (Python's `stale` reaches the page)
+    widget.locator(".nle-run").click()
+    expect(widget.locator(".nle-progress-text")).to_contain_text(re.compile(r"^[1-9][\d,]* / 36,000 pairs…"),
+                                                                 timeout=60_000)
+    expect(widget).not_to_have_attribute("data-stale", "true")
+    widget.locator("select.nle-probe").select_option("religion-polarity")
+    expect(widget.locator(".nle-progress-text")).to_contain_text("stopped", timeout=60_000)
+    page.wait_for_function(f"() => ({kernel})() === 'idle'", timeout=60_000)
+    next_frames(page)
+    expect(widget).to_have_attribute("data-stale", "true")
+    expect(widget).to_contain_text("These numbers are of the previous probe, model or subset: press Run.")
+    run_code(page, "print('PY-STALE', w.probe, w.stale, w.progress['stopped'])")
+    out = page.locator(".jp-OutputArea-output", has_text="PY-STALE").last
+    expect(out).to_contain_text("PY-STALE religion-polarity True True", timeout=30_000)

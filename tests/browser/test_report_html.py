@@ -21,10 +21,12 @@ from .conftest import (
     RESULTS,
     SCREENSHOTS,
     check_contrast,
+    check_graphics_contrast,
     clipped_text,
     lab_cmd,
     next_frames,
     open_notebook,
+    overlapping_text,
     python_notebook,
     screenshot_widgets,
     set_left_area,
@@ -64,6 +66,8 @@ _CHECKS = r"""
     significant: rows.filter((r) => r[sigCol] === 'yes').length,
     legend: [...weat.querySelectorAll('svg text')].some((t) => t.textContent.includes('alpha')),
     minFont: Math.min(...fonts), nFigures: svgs.length,
+    cutShort: svgs.flatMap((svg) => [...svg.querySelectorAll('text')].map((t) => t.textContent))
+      .filter((t) => t.endsWith('…')),
     tables: [...top.querySelectorAll('table')].map((t) => [...t.querySelectorAll('td')].map((td) => td.textContent)),
   };
 }
@@ -86,6 +90,15 @@ def _assert_checks(got: dict, label: str) -> None:
     assert got["significant"] > 0 and got["marks"] == got["significant"] and got["legend"], label
     assert got["minFont"] >= 11, f"{label}: a figure label is {got['minFont']:.1f} px"
     assert got["nFigures"] == 3, label
+    assert got["cutShort"] == [], f"{label}: figure labels cut short: {got['cutShort']}"
+
+
+def _assert_figures_read(page, root: str, label: str, theme: str) -> None:
+    """Every bar, whisker and swatch of the figures at least 3:1 on the page (fill or outline, as drawn), and no
+    two texts of a figure drawn into each other (an axis title over its labels, tick labels)."""
+    check_graphics_contrast(page, root, label, theme)
+    overlaps = overlapping_text(page, root)
+    assert overlaps == [], f"{label}: texts drawn into each other: {overlaps[:5]}"
 
 
 def test_report_html_offline_no_errors_text_only(browser, report_dir):
@@ -123,6 +136,7 @@ def test_report_html_at_every_width(browser, report_dir, width, scheme):
     clipped = [c for r in clipped_text(page, "body") for c in r["clipped"]]
     assert clipped == [], f"{label}: text outside its box: {clipped[:5]}"
     check_contrast(page, "body", f"report.html {width}px", scheme)
+    _assert_figures_read(page, "body", f"report.html {width}px", scheme)
     if width == 1000:
         _screenshot(page, f"report-html-top-{scheme}.png")
     ctx.close()
@@ -198,8 +212,46 @@ def test_viewer_at_every_width(viewer_page, width, theme):
     clipped = [c for r in clipped_text(page, ".embias-report-viewer") for c in r["clipped"]]
     assert clipped == [], f"{label}: text outside its box: {clipped[:5]}"
     check_contrast(page, ".embias-report-viewer", f"viewer {width}px", theme)
+    _assert_figures_read(page, ".embias-report-viewer", f"viewer {width}px", theme)
     if width == 600:
         screenshot_widgets(page, ".embias-report-viewer", "report-viewer", theme)
     assert page.errors == []
     if "html" in TABLES:  # the same report written by both surfaces: every table cell the same text
         assert got["tables"] == TABLES["html"], json.dumps([got["tables"][:1], TABLES["html"][:1]])[:2000]
+
+
+def _gallery_html() -> str:
+    """Figures the glove report does not draw, on report.html's style sheet: a one-row chart (SEAT's
+    "sent-weat6", sense WEAT's "sense-weat1") and the debiasing check of two models side by side."""
+    from test_report_figures import _debias  # tests/ is on sys.path (rootdir-relative imports)
+
+    from embias_widgets.analysis.report.figures import chart_rows, chart_spec, svg_of
+    from embias_widgets.analysis.report.html import CSS
+
+    figures = []
+    for label, title in (("sent-weat6", "SEAT suite"), ("sense-weat1", "Sense WEAT")):
+        one = [{"label": label, "key": label, "value": 0.41, "model": "all-MiniLM-L6-v2", "low": 0.12, "high": 0.7,
+                "group": None, "significant": False}]
+        figures.append(chart_spec(one, "effect size d", "test", title=title, subtitle="all-MiniLM-L6-v2", alpha=0.01))
+    rows = chart_rows(_debias("glove-6b-50d")) + chart_rows(_debias("glove-6b-100d"))
+    figures.append(chart_spec(rows, "effect size d", "test", title="Projection debiasing check against a random "
+                              "direction", subtitle="models side by side", alpha=0.01))
+    body = "".join(f"<div class='figure scroll'>{svg_of(spec)}</div>" for spec in figures)
+    return f"<!doctype html><meta name='viewport' content='width=device-width'><style>{CSS}</style><body>{body}"
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_one_row_and_side_by_side_figures_read_at_390px(browser, tmp_path, scheme):
+    """The y axis title of a one-row chart clear of its label, every text inside its figure, every bar at 3:1."""
+    path = tmp_path / "figures.html"
+    path.write_text(_gallery_html(), encoding="utf-8")
+    ctx = browser.new_context(viewport={"width": 390, "height": 900}, color_scheme=scheme)
+    page = ctx.new_page()
+    page.goto(path.as_uri())
+    label = f"figures 390px {scheme}"
+    assert page.locator(".figure svg").count() == 3
+    clipped = [c for r in clipped_text(page, "body") for c in r["clipped"]]
+    assert clipped == [], f"{label}: text outside its box: {clipped[:5]}"
+    _assert_figures_read(page, "body", label, scheme)
+    _screenshot(page, f"report-figures-390px-{scheme}.png")
+    ctx.close()

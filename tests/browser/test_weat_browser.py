@@ -198,6 +198,7 @@ def test_explorer_as_a_person_uses_it(lab_server, page, timings):
     assert page.locator(".embias-word-set-editor img").count() == 0
     page.wait_for_timeout(300)
     assert page.dialogs == []
+    expect(bars).to_have_attribute("data-busy", "false", timeout=30_000)  # the recompute drawn, not dimmed
 
     # Dark theme: the same widgets, every text readable; screenshots.
     set_theme(page, "dark")

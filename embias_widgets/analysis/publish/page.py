@@ -192,17 +192,13 @@ def _coverage(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _models_chart(group: list[dict[str, Any]], alpha: float) -> str | None:
     """The SVG of one method's figure with the models as colours (:mod:`..report.figures`' style)."""
-    from ..report.figures import chart_rows, chart_spec
+    from ..report.figures import chart_rows, chart_spec, svg_of
 
     rows = [r for s in group for r in chart_rows(s)]
     chart = group[0]["chart"]
     spec = chart_spec(rows, chart["x"], chart["y"], title=group[0]["title"], subtitle="models side by side",
                       ref=float(chart.get("ref", 0)), alpha=alpha)
-    if spec is None:
-        return None
-    import vl_convert as vlc
-
-    return vlc.vegalite_to_svg(spec)
+    return None if spec is None else svg_of(spec)
 
 
 def _side_by_side(report: dict[str, Any]) -> list[dict[str, Any]]:

@@ -247,7 +247,7 @@ def run_debias(spec: SectionSpec) -> dict[str, Any]:
     notes = [f"random control: mean effect size over {spec.options['debias_random']} random direction(s), seeds "
              f"{spec.options['seed']}..; its p column is the mean p (not a test, left out of Holm-Bonferroni)"]
     return outcome(["row", "test", "vectors", "effect size d", "p"], rows, tests=tests, notes=notes,
-                   x="effect size d", y="row", ref=0)
+                   x="effect size d", y="test", color="vectors", ref=0)
 
 
 def run_sense_weat(spec: SectionSpec) -> dict[str, Any]:

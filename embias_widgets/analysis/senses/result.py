@@ -21,6 +21,8 @@ from ..association import MergedItems, association_record
 from ..association.robustness import influence_records, interval_record, stability_record
 
 LEVELS = ("sense", "word_average", "word_max")
+ROBUST_LEVELS = ("sense", "word_average")
+"""The levels with an interval, word influence and stability (the max over all sense pairs has none)."""
 LEVEL_TITLES = {
     "sense": "senses as given",
     "word_average": "word (eq. 7 average of senses)",
@@ -77,36 +79,54 @@ class SenseAssociationResult:
     sense pairs: what :meth:`influence` and :meth:`stability` recompute d from (nothing encoded again)."""
     run_options: dict[str, Any] | None = field(default=None)
     """The run's ``n_samples``, ``method``, ``alternative`` and ``sampler``."""
+    word_interval: BootstrapInterval | None = field(default=None)
+    """The bootstrap interval of the eq. 7 word level's d (lemmas resampled within each set), or None."""
+    word_cosines: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    """The eq. 7 word level's cosines, (target lemmas X then Y) x A and x B, of the lemmas' mean sense vectors:
+    what its interval, influence and stability recompute d from."""
 
-    def _as_association(self) -> Any:
-        """The sense level seen as a WEAT result (``max`` variant over :attr:`cosines`) by the robustness code."""
+    def _as_association(self, level: str = "sense") -> Any:
+        """A level seen as a WEAT result by the robustness code: the sense level (``max`` over :attr:`cosines`) or
+        the eq. 7 word level (``word_average``: its variant over :attr:`word_cosines`, one lemma an item)."""
         from types import SimpleNamespace
 
+        if level not in ROBUST_LEVELS:
+            raise ValueError(f"level must be one of {ROBUST_LEVELS}, not {level!r}")
+        sense = level == "sense"
+        core = self.core(level)
+        items = {k: tuple(r.item if sense else r.lemma for r in v) for k, v in self.level_items(level).items()}
         return SimpleNamespace(
-            cosines=self.cosines, run_options=None if self.run_options is None else {**self.run_options,
-                                                                                     "seed": self.seed},
-            core=self.core(), effect_size=self.effect_size, pvalue=self.pvalue, categories=self.categories,
-            items={k: tuple(r.item for r in v) for k, v in self.items.items()}, item_words=None, item_templates=None,
+            cosines=self.cosines if sense else self.word_cosines,
+            run_options=None if self.run_options is None else {**self.run_options, "seed": self.seed},
+            core=core, effect_size=core.effect_size, pvalue=core.pvalue, categories=self.categories,
+            items=items, item_words=None, item_templates=None,
         )
 
-    def influence(self, *, alpha: float = 0.05, significant: Any = None) -> list[dict[str, Any]]:
-        """Word influence of the sense level: one record per item of each set (a sense key or a lemma), d and p
-        without it, ``flips_sign``, ``flips_significance`` (``p < alpha`` unless ``significant`` is given), as
-        :meth:`AssociationTestResult.influence <embias_widgets.analysis.AssociationTestResult.influence>`."""
-        return influence_records(self._as_association(), alpha=alpha, significant=significant)
+    def influence(self, *, alpha: float = 0.05, significant: Any = None, level: str = "sense") -> list[dict[str, Any]]:
+        """Word influence of a level (the sense level, or ``level="word_average"``): one record per item of each
+        set (a sense key or a lemma), d and p without it, ``flips_sign``, ``flips_significance`` (``p < alpha``
+        unless ``significant`` is given), as :meth:`AssociationTestResult.influence
+        <embias_widgets.analysis.AssociationTestResult.influence>`."""
+        return influence_records(self._as_association(level), alpha=alpha, significant=significant)
 
     def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
-                  significant: Any = None, correction: str | None = None) -> dict[str, Any]:
-        """Subset stability of the sense level, as :meth:`AssociationTestResult.stability
-        <embias_widgets.analysis.AssociationTestResult.stability>` (subsets of items; the verdict and its rule)."""
-        return stability_record(self._as_association(), k=k, keep=keep, seed=seed, alpha=alpha,
+                  significant: Any = None, correction: str | None = None, level: str = "sense") -> dict[str, Any]:
+        """Subset stability of a level (the sense level, or ``level="word_average"``), as
+        :meth:`AssociationTestResult.stability <embias_widgets.analysis.AssociationTestResult.stability>`
+        (subsets of items; the verdict and its rule)."""
+        return stability_record(self._as_association(level), k=k, keep=keep, seed=seed, alpha=alpha,
                                 significant=significant, correction=correction)
 
-    def interval_record(self) -> dict[str, Any] | None:
-        """``{"low", "high", "level", "method"}`` of the sense level's d (None when there is none)."""
-        if self.effect_size is None:
+    def interval_record(self, level: str = "sense") -> dict[str, Any] | None:
+        """``{"low", "high", "level", "method"}`` of a level's d: the sense level (items resampled) or
+        ``"word_average"`` (lemmas resampled); None when there is none."""
+        if level not in ROBUST_LEVELS:
+            raise ValueError(f"level must be one of {ROBUST_LEVELS}, not {level!r}")
+        if self.core(level).effect_size is None:
             return None
-        return interval_record(self.interval, seed=self.seed, what="items (senses or lemmas)")
+        if level == "sense":
+            return interval_record(self.interval, seed=self.seed, what="items (senses or lemmas)")
+        return interval_record(self.word_interval, seed=self.seed, what="lemmas (each its mean sense vector)")
 
     def provisional_of_level(self, level: str) -> int | None:
         """:attr:`provisional_of` when the p of ``level`` is provisional, else ``None`` (what the bars take)."""
@@ -151,7 +171,8 @@ class SenseAssociationResult:
             "senses": self.senses,
             "items": {k: [r.item for r in v] for k, v in self.items.items()},
             "word_level": {
-                level: {"effect_size": self.core(level).effect_size, "p_value": self.core(level).pvalue}
+                level: {"effect_size": self.core(level).effect_size, "p_value": self.core(level).pvalue,
+                        **({"effect_size_interval": self.interval_record(level)} if level in ROBUST_LEVELS else {})}
                 for level in ("word_average", "word_max")
             },
             "merged": [{"set": m.set, "item": m.item, "same_as": list(m.same_as)} for m in self.merged],

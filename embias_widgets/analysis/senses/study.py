@@ -175,7 +175,8 @@ class SenseAssociationTest:
 
         The sense level's d gets its bootstrap interval at ``level`` (on by default, ``confidence_interval=False``
         leaves it out): ``n_resamples`` resamples of the items of each set, an item's cosine with an attribute
-        item being the max over their sense pairs, as in the test (:func:`item_cosines`).
+        item being the max over their sense pairs, as in the test (:func:`item_cosines`). The eq. 7 word level's
+        d gets one the same way, over its lemmas (each its mean sense vector).
         """
         resolved, item_notes = resolve_sets(
             self.spec, self.model, self._wordnet(), drop_unknown_lemmas=self.drop_unknown_lemmas
@@ -204,6 +205,15 @@ class SenseAssociationTest:
             )
         word_items, merged = one_item_per_lemma(resolved)
         (word_average, word_max), twins_quick = self._word_twins(word_items, groups, provisional=provisional)
+        # the eq. 7 level: one mean sense vector per lemma, its interval from the same bootstrap over its lemmas
+        word_cosines = item_cosines([[groups[r.lemma].mean(axis=0, keepdims=True) for r in word_items[k]]
+                                     for k in SET_KEYS])
+        word_interval = None
+        if confidence_interval and word_average.effect_size is not None:
+            word_interval = effect_size_interval_from_cosines(
+                *word_cosines, len(word_items["targ1"]), variant=self.word_variant, ddof=self.options["ddof"],
+                n_resamples=n_resamples, confidence_level=level, rng=self.seed,
+            )
         quick_levels = (("sense",) if quick else ()) + (("word_average", "word_max") if twins_quick else ())
         notes = [*self.spec.notes, *item_notes.values(), *(f"word level: {m.message()} (senses of one lemma)"
                                                           for m in merged)]
@@ -231,6 +241,8 @@ class SenseAssociationTest:
             interval=interval,
             seed=self.seed,
             cosines=cosines,
+            word_interval=word_interval,
+            word_cosines=word_cosines,
             run_options={k: self.options[k] for k in ("n_samples", "method", "alternative", "sampler")},
         )
 
