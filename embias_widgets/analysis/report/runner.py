@@ -149,6 +149,13 @@ class Report:
         causal LMs, NLI models; word vectors ignore both): as ``load_model``'s ``device=``/``dtype=``. Both are
         recorded in ``report.json`` and are part of the resume fingerprint; a half precision states its
         tolerance in the notes of the sections it changes.
+    methods
+        Run only these methods (report method names: ``weat``, ``crows-pairs``, ``nli`` for every NLI probe, ...);
+        default every method that applies.
+    baseline
+        A report to compare each model with, paired item by item (:mod:`embias_widgets.analysis.compare`): a
+        :class:`ReportResult`, or the path of a ``report.json`` (or its folder) whose ``sections/`` folder holds
+        the per-item data. ``report.json`` then holds ``comparisons``.
     fresh
         Delete the saved sections in ``out`` once the run's checks have passed (otherwise a resume of the very
         same run, else refused). ``out`` is locked while the run writes: a second run on it is refused, naming
@@ -159,7 +166,8 @@ class Report:
                  pairs: Sequence[str | Path] = (), *, crows_pairs: str | None = None, stereoset: str | None = None,
                  seed: int = 0, alpha: float = 0.01, workers: int | None = None, scheduler: str | None = None,
                  device: str | None = None, dtype: str | None = None, fresh: bool = False, progress: bool = True,
-                 title: str | None = None, html: bool = True, level: float = 0.95) -> None:
+                 title: str | None = None, html: bool = True, level: float = 0.95,
+                 methods: Sequence[str] | None = None, baseline: Any = None) -> None:
         self.models, self.out, self.data = iv_report(models, out, quick=quick, pairs=pairs, crows_pairs=crows_pairs,
                                                      stereoset=stereoset, seed=seed, alpha=alpha, level=level)
         if workers is not None and (not isinstance(workers, int) or workers < 1):
@@ -172,6 +180,15 @@ class Report:
         self.title = title or f"embias report: {', '.join(m.name for m in self.models)}"
         self.sections = plan_sections(self.models, self.data, quick=quick, seed=seed, runtime=self.runtime,
                                       level=self.level)
+        if methods is not None:
+            from .plan import only_methods
+
+            self.sections = only_methods(self.sections, methods)
+        self.baseline = None
+        if baseline is not None:
+            from ..compare.baseline import load_baseline
+
+            self.baseline = load_baseline(baseline)
 
     def describe(self) -> str:
         """The sizes of the methods that apply to these models (as report.html's header states them), the
@@ -253,6 +270,11 @@ class Report:
             ordered = [records[s.id] for s in self.sections]
             holm = _holm(ordered, self.alpha)
             report = self._report(ordered, fps, data, hashes, holm, time.perf_counter() - started, store.notes)
+            if self.baseline is not None:
+                from ..compare.baseline import baseline_comparisons
+
+                report["comparisons"] = baseline_comparisons(self.baseline, report, alpha=self.alpha, level=self.level,
+                                                             seed=self.seed)
             result = ReportResult(report, out_dir=self.out)
             result.write(html=self.html)
         return result
@@ -324,7 +346,8 @@ class Report:
                 "what": WHAT.get(spec.method, ""), "status": fields["status"], "reason": fields.get("reason"),
                 "seconds": float(fields.get("seconds", 0.0)), "table": table,
                 "published": figures_for(spec.method, spec.model.name, table), "tests": fields.get("tests", []),
-                "notes": fields.get("notes", []), "chart": fields.get("chart"), "options": spec.options}
+                "notes": fields.get("notes", []), "chart": fields.get("chart"), "options": spec.options,
+                **({"items": fields["items"]} if fields.get("items") else {})}
 
     def _report(self, sections: list[dict[str, Any]], fps: dict[str, str], data: dict[str, str | None],
                 hashes: dict[str, str], holm: Any, seconds: float, notes: list[str]) -> dict[str, Any]:
