@@ -110,3 +110,39 @@ def test_report_with_a_baseline_folder(models, tmp_path, debiasing):
     assert all(r["change"] == pytest.approx(0.0, abs=1e-12) for r in rows.values())  # the same model again
     with pytest.raises(ReportInputError, match="--baseline"):
         Report([original], out=tmp_path / "x", quick=True, methods=["weat"], baseline=tmp_path / "nothing")
+
+
+def test_report_json_validates_against_its_schema_and_holds_the_blocks(debiasing):
+    import jsonschema
+
+    from embias_widgets.analysis.publish.page import page
+    from embias_widgets.analysis.report import ReportResult
+    from embias_widgets.analysis.report.result import SCHEMA_FILE
+
+    d = json.loads((debiasing.out_dir / "report.json").read_text())
+    schema = json.loads(SCHEMA_FILE.read_text())
+    jsonschema.validate(d, schema)
+    assert d["schema"] == "embias-report/2"
+    assert {f["model"] for f in d["findings"]} == {m["name"] for m in d["models"]}
+    survive = [r for f in d["findings"] for r in f["survive"]]
+    assert survive and all(r["significant"] and r["p_holm"] <= d["holm"]["alpha"] for r in survive)
+    assert d["agreement"]["taus"]["rows"] and all(-1 <= r[3] <= 1 for r in d["agreement"]["taus"]["rows"])
+    # the page is built from the same objects: the comparison's table, change column in models side by side
+    blocks = page(d)
+    tables = [b for b in blocks if b["t"] == "table"]
+    change = next(t for t in tables if "verdict" in t["columns"])
+    weat6 = next(r for r in change["rows"] if r[1] == "weat6")
+    row = next(r for r in d["comparisons"][0]["rows"] if r["row"] == "weat6")
+    assert weat6[5] == row["change"] and weat6[6] == row["change_interval"]
+    side = next(t for t in tables if t["columns"][0] == "test" and "paired test" in t["columns"])
+    assert any(r[0] == "weat6" and r[-3] == row["change"] for r in side["rows"])
+    # a report.json of schema 1 is still read (and written back as 2)
+    old = {k: v for k, v in d.items() if k not in ("findings", "agreement", "methods_run", "coverage",
+                                                  "comparisons")}
+    old["schema"] = "embias-report/1"
+    (debiasing.out_dir / "old.json").write_text(json.dumps(old))
+    again = ReportResult.load(debiasing.out_dir / "old.json").to_dict()
+    jsonschema.validate(again, schema)
+    broken = dict(d, comparisons=[{"schema": "embias-comparison/1"}])
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema)
