@@ -66,9 +66,11 @@ def save_model(model: Any, folder: str | Path) -> str:
         raise ValueError(f"cannot save a {type(model).__name__} for a comparison: give a model name or path, static "
                          "word vectors (StaticVectors), a (model, tokenizer) pair of Hugging Face objects, or an "
                          "NLI cross-encoder")
-    from ...models.fingerprints import object_fingerprint
-
-    path = folder / f"{name}-{object_fingerprint(model)[:12]}"
+    h = hashlib.sha256()
+    for key, tensor in sorted(parts[0].state_dict().items()):
+        h.update(key.encode())
+        h.update(tensor.detach().cpu().contiguous().numpy().tobytes())
+    path = folder / f"{name}-{h.hexdigest()[:12]}"
     if not (path / "config.json").is_file():
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         parts[0].save_pretrained(tmp)
