@@ -146,3 +146,30 @@ def test_report_json_validates_against_its_schema_and_holds_the_blocks(debiasing
     broken = dict(d, comparisons=[{"schema": "embias-comparison/1"}])
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(broken, schema)
+
+
+def test_nli_model_with_projected_input_embeddings_compares_as_it_is(tmp_path):
+    """Dev et al.'s debiasing of an NLI model's input embeddings: the object goes to Compare unchanged."""
+    from _tiny_nli import tiny_nli_dir
+
+    from embias_widgets.models.nli_classifiers import load_nli_model
+    from embias_widgets.models.nli_classifiers.debias import debias_input_embeddings
+
+    original = str(tiny_nli_dir())
+    debiased = debias_input_embeddings(load_nli_model(original))
+    result = Compare(original, debiased, out=tmp_path, methods=["nli"], quick=True, progress=False,
+                     resamples=300).run()
+    c = result.comparison
+    assert c["after"]["name"].startswith(str(tmp_path / "models"))
+    probes = {r["method"] for r in c["rows"]}
+    assert probes == {"nli-gender-occupation", "nli-nationality-polarity", "nli-religion-polarity"}
+    nn = [r for r in c["rows"] if r["row"] == "NN (pairs)"]
+    assert len(nn) == 3 and all(r["gated"] and r["n"] == 48 for r in nn)
+    assert all("templates" in r["change_interval"]["method"] and r["counts"]["templates"] >= 2 for r in nn)
+    # the numbers are the sections' own: before and after equal each model's NN over the same sampled pairs
+    sections = {(s["method"], s["model"]): s for s in result.report.to_dict()["sections"]}
+    for r in nn:
+        for side in ("before", "after"):
+            table = sections[(r["method"], c[side]["name"])]["table"]
+            value = next(row[1] for row in table["rows"] if row[0] == "NN (pairs)")
+            assert r[side] == pytest.approx(value, abs=1e-12)
