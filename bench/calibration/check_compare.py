@@ -102,8 +102,9 @@ CHECKS = [
         replicate=words_replicate,
         fast=[{"n": 8, "d": 1.0, "tau": 0.15, "tau2": 0.15, "keep": 1.0},
               {"n": 8, "d": 1.0, "tau": 0.15, "tau2": 0.6, "keep": 1.0}],
-        full=[{"n": n, "d": d, "tau": 0.15, "tau2": tau2, "keep": k} for n in (8, 25) for d in (0.0, 1.0)
-              for tau2, k in ((0.15, 1.0), (0.3, 1.0), (0.6, 1.0), (0.15, 0.3))],
+        full=[{"n": 8, "d": 0.0, "tau": 0.15, "tau2": 0.15, "keep": 1.0},
+              *({"n": n, "d": 1.0, "tau": 0.15, "tau2": tau2, "keep": k} for n in (8, 25)
+                for tau2, k in ((0.15, 1.0), (0.6, 1.0), (0.15, 0.3)))],
         bands=lambda p: {"covered": None} if p["keep"] < 1 else {},
     ),
     Check(
