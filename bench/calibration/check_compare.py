@@ -111,7 +111,7 @@ CHECKS = [
         name="compare-stereoset",
         description="StereoSet SS of two models on the same items clustered by target (target and model-by-target "
                     "effects); the second's logit shifted",
-        outcomes=_outcome_list("sign-flip test over targets", "change in SS, paired bootstrap over targets",
+        outcomes=_outcome_list("sign-flip test over targets", "change in SS, t interval over the targets' differences",
                                "the change of SS over the population of targets"),
         replicate=stereoset_replicate,
         fast=[{"targets": 30, "per_target": 8, "shift": 0.0}, {"targets": 30, "per_target": 8, "shift": 0.4}],
@@ -121,7 +121,7 @@ CHECKS = [
         name="compare-nli",
         description="NLI NN of two models on a crossed design of templates x word pairs (shared and "
                     "model-specific template and word-pair effects); the second's logit shifted",
-        outcomes=_outcome_list("bootstrap p", "change in NN, paired two-way (pigeonhole) bootstrap",
+        outcomes=_outcome_list("t test, two-way bootstrap SE", "change in NN, +- t x two-way (pigeonhole) bootstrap SE",
                                "the change of NN over the populations of templates and word pairs",
                                coverage_band=(0.90, 1.0)),
         replicate=nli_replicate,

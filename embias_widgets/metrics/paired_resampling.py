@@ -4,14 +4,18 @@ relation pair. One resample of the independent units serves both models (``../sh
 - **StereoSet** (Nadeem et al. 2021): the official scores average per-target scores, ``SS = mean_t SS_t`` and
   ``LMS = mean_t LMS_t``, so the change is ``mean_t (SS_t after - SS_t before)``. The cluster bootstrap
   resamples targets with replacement (a target drawn twice counts as two targets) and recomputes SS, LMS and
-  ``ICAT = LMS min(SS, 100 - SS) / 50`` of each model on the same draw; the test of SS and LMS is the sign-flip
-  test over the targets' differences (:func:`~.paired.sign_flip_test`), ICAT's the bootstrap p
+  ``ICAT = LMS min(SS, 100 - SS) / 50`` of each model on the same draw. SS and LMS are means of the targets'
+  differences, so their interval is Student's t interval of those ``k`` differences (``t_{k-1}``: the percentile
+  bootstrap undercovers with few targets, 0.89 at 10 in the calibration suite) and their test the sign-flip test
+  over them (:func:`~.paired.sign_flip_test`); ICAT, not a mean, gets the percentile bootstrap and its p
   (:func:`~.paired.bootstrap_p_value`). ``targets=None`` makes every item its own cluster (``average="item"``).
 - **NLI** (Dev et al. 2020): NN, FN and T:tau are means over sentence pairs that share templates and word
   pairs (a crossed design). The pigeonhole bootstrap (Owen 2007) draws templates and word pairs with
   replacement, independently; a sentence pair weighs ``count(template) x count(word pair)``, and each measure
   is the weighted mean, for both models on the same draw. Owen shows its variance is slightly larger than the
-  true one (conservative). The test is the bootstrap p.
+  true one; with few templates or word pairs the percentile interval still undercovers (the size of its test
+  was 0.10 with 6 templates x 10 word pairs), so the interval is ``change +- t_{df} SE*`` with ``SE*`` the
+  replicates' standard deviation and ``df = min(templates, word pairs) - 1``, and the test its two-sided t p.
 - **RIPA** (Ethayarajh, Duvenaud & Hirst 2019): ``RIPA(w) = <w, b>`` with ``b`` the relation vector of the
   model's own pairs. Each replicate resamples the relation pairs (the same pair indices for both models),
   recomputes each model's ``b`` (top right singular vector of the difference matrix, sign such that the pairs'
@@ -33,7 +37,7 @@ from .paired import (
     interval_of,
     sign_flip_test,
 )
-from .score_intervals import DEFAULT_LEVEL, bootstrap_indices, check_level
+from .score_intervals import DEFAULT_LEVEL, ScoreInterval, bootstrap_indices, check_level
 from .validation import check_options
 
 __all__ = ["RipaChange", "neutrality_change", "ripa_change", "stereoset_change"]
@@ -95,22 +99,35 @@ def stereoset_change(
     for name, ref, better in (("ss", 50.0, False), ("lms", 100.0, True), ("icat", 100.0, True)):
         before, after = point[name]
         change_reps = reps[name][1] - reps[name][0]
+        interval = interval_of(change_reps, level, method)
         if name == "icat":
             p, how = bootstrap_p_value(change_reps), "bootstrap p (percentile interval inverted), two-sided"
         else:
-            p, exact = sign_flip_test(per[name][1] - per[name][0], n_resamples=10_000, rng=gen)
+            diffs = per[name][1] - per[name][0]
+            p, exact = sign_flip_test(diffs, n_resamples=10_000, rng=gen)
             how = (f"sign-flip test over the {k} {unit}' differences, two-sided, "
                    + ("exact" if exact else "10,000 random sign patterns (+1 adjusted)"))
+            interval = _t_interval(diffs, level, f"Student's t interval of the mean of the {k} {unit}' differences "
+                                   f"(t with {k - 1} degrees of freedom)")
         bias_reps = bias_distance(reps[name][1], ref, higher_is_better=better) - \
             bias_distance(reps[name][0], ref, higher_is_better=better)
         out[name] = PairedChange(
-            before=before, after=after, change=after - before, interval=interval_of(change_reps, level, method),
+            before=before, after=after, change=after - before, interval=interval,
             p_value=p, test=how, reference=ref,
             bias_change=float(bias_distance(after, ref, higher_is_better=better)
                               - bias_distance(before, ref, higher_is_better=better)),
             bias_interval=interval_of(bias_reps, level, method), n=k, counts={"items": n, "clusters": k},
             replicates=change_reps)
     return out
+
+
+def _t_interval(values: np.ndarray, level: float, method: str) -> ScoreInterval | None:
+    from scipy import stats
+
+    if values.size < 2:
+        return None
+    half = float(stats.t.ppf((1 + level) / 2, values.size - 1)) * float(values.std(ddof=1)) / np.sqrt(values.size)
+    return ScoreInterval(float(values.mean()) - half, float(values.mean()) + half, level, method)
 
 
 def _item_measures(probs: np.ndarray, taus: Sequence[float]) -> dict[str, np.ndarray]:
@@ -161,19 +178,27 @@ def neutrality_change(
         with np.errstate(invalid="ignore", divide="ignore"):
             for m in range(2):
                 reps[m][s:s + r] = (weights @ X[m]) / total
-    method = (f"paired two-way (pigeonhole) bootstrap: {n_resamples} replicates resampling the {n_t} templates and "
-              f"the {n_w} word pairs with replacement, independently; a sentence pair weighs count(template) x "
-              "count(word pair); the same draw for both models")
+    from scipy import stats
+
+    df = max(1, min(n_t, n_w) - 1)
+    q = float(stats.t.ppf((1 + level) / 2, df))
+    method = (f"paired two-way (pigeonhole) bootstrap standard error: {n_resamples} replicates resampling the {n_t} "
+              f"templates and the {n_w} word pairs with replacement, independently (a sentence pair weighs "
+              f"count(template) x count(word pair); the same draw for both models); change +- t({df}) x SE")
     out = {}
     for j, name in enumerate(names):
         before, after = float(X[0][:, j].mean()), float(X[1][:, j].mean())
         change_reps = reps[1][:, j] - reps[0][:, j]
-        bias_reps = bias_distance(reps[1][:, j], 1.0, higher_is_better=True) - \
-            bias_distance(reps[0][:, j], 1.0, higher_is_better=True)
+        finite = change_reps[np.isfinite(change_reps)]
+        se = float(finite.std(ddof=1)) if finite.size > 1 else float("nan")
+        change = after - before
+        interval = ScoreInterval(change - q * se, change + q * se, level, method) if np.isfinite(se) else None
+        p = float(2 * stats.t.sf(abs(change) / se, df)) if se > 0 else (1.0 if change == 0 else 0.0)
+        bias_iv = None if interval is None else ScoreInterval(-interval.high, -interval.low, level, method)
         out[name] = PairedChange(
-            before=before, after=after, change=after - before, interval=interval_of(change_reps, level, method),
-            p_value=bootstrap_p_value(change_reps), test="bootstrap p (percentile interval inverted), two-sided",
-            reference=1.0, bias_change=before - after, bias_interval=interval_of(bias_reps, level, method), n=n,
+            before=before, after=after, change=change, interval=interval, p_value=p,
+            test=f"t test of the change with the bootstrap standard error, {df} degrees of freedom, two-sided",
+            reference=1.0, bias_change=before - after, bias_interval=bias_iv, n=n,
             counts={"sentence_pairs": n, "templates": n_t, "word_pairs": n_w}, replicates=change_reps)
     return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .findings import user
+from .findings import SHORT, user
 
 _PAGE_ROWS = 60
 """At most this many comparison rows in a table (the rest are in report.json and comparison.json)."""
@@ -42,11 +42,15 @@ def mark(row: dict[str, Any]) -> str:
 def _change_figure(c: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any] | None:
     from ..report.figures import chart_spec
 
-    data = [{"label": f"{r['method']} {r['row']} [{r['measure']}]", "value": r["change"], "model": "change",
+    methods = {r["method"] for r in rows}
+    data = [{"label": r["row"] if len(methods) == 1 else f"{SHORT.get(r['method'], r['method'])} {r['row']}",
+             "value": r["change"], "model": "change",
              "low": (r["change_interval"] or {}).get("low"), "high": (r["change_interval"] or {}).get("high"),
              "group": None, "significant": r.get("significant")} for r in rows]
-    spec = chart_spec(data, "change (after - before)", "measure", title="Paired change, each bias measure",
-                      subtitle=f"{c['before']['name']} -> {c['after']['name']}", ref=0.0, alpha=c["alpha"])
+    measures = ", ".join(dict.fromkeys(r["measure"] for r in rows))
+    spec = chart_spec(data, f"change, after - before ({measures})", "row", title="Paired change of each bias measure",
+                      subtitle=f"{c['before']['name']} -> {c['after']['name']}", ref=0.0, alpha=c["alpha"],
+                      holm_scope="the comparison's paired tests")
     if spec is None:
         return None
     import vl_convert as vlc

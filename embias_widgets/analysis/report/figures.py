@@ -71,7 +71,8 @@ def wrap(text: str, width: int = 52) -> list[str]:
 
 
 def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title: str = "", subtitle: str = "",
-               ref: float = 0.0, alpha: float | None = None) -> dict[str, Any] | None:
+               ref: float = 0.0, alpha: float | None = None,
+               holm_scope: str = "every p-value of the report") -> dict[str, Any] | None:
     """The Vega-Lite spec of the figure of ``rows`` (None when there is nothing to draw); ``alpha`` is the
     report's Holm-Bonferroni level, named in the legend of the significance marks."""
     if not rows:
@@ -87,8 +88,11 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
              "end": (r["high"] if r["high"] is not None else r["value"]) if r["value"] >= ref else
              (r["low"] if r["low"] is not None else r["value"])} for r in rows]
     if several:
+        # the significance legend (bottom) and the models' legend would sit side by side and run off the figure
+        # at a phone's width: the models' goes above the plot when both are drawn
+        models_at = "top" if any(r["significant"] is not None for r in rows) else "bottom"
         color = alt.Color("model:N", title="model", scale=alt.Scale(domain=models, range=list(CATEGORICAL)),
-                          legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=room - 24))
+                          legend=alt.Legend(orient=models_at, direction="vertical", labelLimit=room - 24))
     elif any(r["group"] for r in rows):
         colours = group_colors(r["group"] for r in rows)
         color = alt.Color("group:N", title="group", scale=alt.Scale(domain=list(colours), range=list(colours.values())),
@@ -101,7 +105,7 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
               axis=alt.Axis(tickCount=4, labelOverlap="greedy", labelSeparation=8, labelFlush=True, grid=True))
     base = alt.Chart(alt.Data(values=data))
     bars = base.mark_bar(strokeWidth=1).encode(x=x, x2="ref:Q", y=y, color=color, stroke=color,
-                                              opacity=_opacity(data, alpha, room))
+                                              opacity=_opacity(data, alpha, room, holm_scope))
     layers = [alt.Chart(alt.Data(values=[{"ref": ref}])).mark_rule(color=RULE, strokeWidth=1.5).encode(x="ref:Q"),
               bars.properties(name="bars")]
     if any(r["low"] is not None for r in rows):
@@ -143,12 +147,13 @@ def legend_room(rows: list[dict[str, Any]]) -> int:
     return max(120, WIDTH - labels - 12)
 
 
-def _opacity(data: list[dict[str, Any]], alpha: float | None, room: int) -> Any:
+def _opacity(data: list[dict[str, Any]], alpha: float | None, room: int,
+             holm_scope: str = "every p-value of the report") -> Any:
     import altair as alt
 
     if all(r["sig"] is None for r in data):
         return alt.value(0.9)
-    words = "Holm-Bonferroni over every p-value of the report" + (f", alpha {alpha:g}" if alpha is not None else "")
+    words = f"Holm-Bonferroni over {holm_scope}" + (f", alpha {alpha:g}" if alpha is not None else "")
     title = wrap(words, max(12, (room - 10) // 8))
     return alt.Opacity("sig:N", title=title, scale=alt.Scale(domain=["* significant", "not significant"],
                                                                   range=[0.9, PALE]),
