@@ -33,7 +33,9 @@ def _with_items(report: dict[str, Any], folder: Path) -> dict[str, Any]:
 def load_baseline(baseline: Any) -> dict[str, Any]:
     """The baseline's report dict, sections with their ``items`` where kept (see the module docstring);
     ``ReportInputError`` naming the path and the fix when it cannot be read."""
-    from ..report import ReportFileError, ReportInputError, ReportResult
+    from ..report.checks import ReportFileError
+    from ..report.plan import ReportInputError
+    from ..report.result import ReportResult
 
     if isinstance(baseline, ReportResult):
         report = baseline.report
