@@ -173,3 +173,12 @@ def test_nli_model_with_projected_input_embeddings_compares_as_it_is(tmp_path):
             table = sections[(r["method"], c[side]["name"])]["table"]
             value = next(row[1] for row in table["rows"] if row[0] == "NN (pairs)")
             assert r[side] == pytest.approx(value, abs=1e-12)
+
+
+def test_report_cli_refuses_a_baseline_that_is_not_a_report(models, tmp_path):
+    original, _ = models
+    (tmp_path / "notes.json").write_text('{"schema": "something"}')
+    for baseline in (tmp_path / "absent", tmp_path / "notes.json"):
+        run = embias_inprocess("report", "--model", original, "--quick", "--out", str(tmp_path / "r"), "--baseline",
+                               str(baseline))
+        assert run.returncode == 2 and "--baseline" in run.stderr and "Traceback" not in run.stderr, run.stderr

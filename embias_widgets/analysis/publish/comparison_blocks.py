@@ -58,6 +58,16 @@ def _change_figure(c: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, A
     return {"t": "figure", "svg": vlc.vegalite_to_svg(spec), "alt": "paired changes with their intervals"}
 
 
+def _first_of_each(texts: list[str]) -> dict[str, None]:
+    """The first of the texts that differ only in their numbers (a McNemar line per row names its own b and c)."""
+    import re
+
+    seen: dict[str, str] = {}
+    for t in texts:
+        seen.setdefault(re.sub(r"\d[\d,.]*", "#", t), t)
+    return dict.fromkeys(seen.values())
+
+
 def comparison_blocks(report: dict[str, Any], *, figures: bool = True) -> list[dict[str, Any]]:
     """The blocks of every comparison of ``report`` (none without one)."""
     blocks: list[dict[str, Any]] = []
@@ -86,10 +96,10 @@ def comparison_blocks(report: dict[str, Any], *, figures: bool = True) -> list[d
         if descriptive:
             blocks.append(_p(f"{len(descriptive)} descriptive changes (no paired test, never gated: LMS, ICAT, "
                              "T:tau, RIPA per word) are in report.json.", "muted"))
-        tests = sorted({r["test"] for r in gated})
-        if tests:
-            blocks += [_h(4, "Tests and intervals"), _ul(tests + sorted({r["change_interval"]["method"] for r in gated
-                                                                        if r["change_interval"]}))]
+        methods = [r["test"] for r in gated] + [r["change_interval"]["method"] for r in gated if r["change_interval"]]
+        if methods:
+            blocks += [_h(4, "Tests and intervals (each method's first row; the others differ in their counts)"),
+                       _ul(list(_first_of_each(methods)))]
         if c["unpaired"]:
             blocks += [_h(4, "Items only one model could use (left out of the pairing)"), _ul(
                 [f"{u['method']}, {user(u['model'])}: {u['n']} ({u['why']}): {', '.join(map(user, u['items']))}"
