@@ -21,8 +21,22 @@ import { busyIndicator, button, errorState, helpButton, mountRoot, toolbar, watc
 
 const REDRAW_ON = [
   "rows", "order", "summary", "bias_types", "metrics", "metric", "convention", "bias_type_filter", "sort_by",
-  "group_by", "model_name", "demo_note", "error", "stale", "refused", "pairs",
+  "group_by", "model_name", "demo_note", "error", "stale", "refused", "pairs", "comparison", "baseline_name",
+  "disagreements_only",
 ];
+
+/** With a baseline model: the paired change of the bias score (numbers from Python), one line of text. */
+export function comparisonLine(model) {
+  const c = model.get("comparison") || {};
+  const base = model.get("baseline_name");
+  if (!base || !c.change) return "";
+  const ch = c.change;
+  const sign = ch.change > 0 ? "+" : "";
+  return `vs ${base}: bias score ${formatValue(ch.before, "percent")} -> ${formatValue(ch.after, "percent")}, change ` +
+    `${sign}${formatValue(ch.change, "percent")} ${formatInterval(ch.change_interval, "percent")} ` +
+    `(paired bootstrap); McNemar p ${formatValue(ch.p_value, "p")} (${ch.counts.b} pairs stereo -> not, ` +
+    `${ch.counts.c} not -> stereo); the models disagree on ${c.n_disagree} of ${c.n_pairs} pairs`;
+}
 
 /** Pairs with an undo history: every edit is sent to Python and remembered. */
 function createPairs(model, busy) {
@@ -60,7 +74,7 @@ function exportsFor(model, summarySvg) {
         test: `${metricName(model.get("metric"))} bias score`,
         model: name() || "model",
         subtitle: `${summary.metric_label || ""}. ${summary.convention_label || ""}`.trim(),
-        lines: [scored ? `bias score ${formatValue(summary.score, "percent")} ${formatInterval(summary.score_interval, "percent")} (${summary.group || "all pairs"}, N = ${summary.n} pairs, ${summary.n_ties} ties; ${summary.reference ?? 50} = unbiased only without ties)` : "no scored pairs",
+        lines: [...(comparisonLine(model) ? [comparisonLine(model)] : []), scored ? `bias score ${formatValue(summary.score, "percent")} ${formatInterval(summary.score_interval, "percent")} (${summary.group || "all pairs"}, N = ${summary.n} pairs, ${summary.n_ties} ties; ${summary.reference ?? 50} = unbiased only without ties)` : "no scored pairs",
           ...(scored && summary.percent_of_decided_interval ? [`decided pairs ${formatValue(summary.percent_of_decided, "percent")}% ${formatInterval(summary.percent_of_decided_interval, "percent")} prefer the more stereotypical sentence, sign test p ${formatValue(summary.p_value, "p")}`] : []),
           ...(summary.groups || []).map((g) => `${g.name}: ${formatValue(g.score, "percent")} ${formatInterval(g.score_interval, "percent")} (N = ${g.n})`)],
         legend: [["prefers the more stereotypical sentence", "plt-bar-stereo"], ["prefers the less stereotypical sentence", "plt-bar-anti"],
@@ -141,6 +155,13 @@ function render({ model, el }) {
     if (trait === "metric" || trait === "convention") busy.pending();
   });
   const summaryText = h("div", { className: "plt-summary-text" });
+  const comparisonText = h("div", { className: "plt-comparison-text", attrs: { role: "note" } });
+  const onlyDisagree = h("input", { type: "checkbox", className: "plt-disagreements-only" });
+  onlyDisagree.addEventListener("change", () => {
+    model.set("disagreements_only", onlyDisagree.checked);
+    model.save_changes();
+  });
+  const onlyLabel = labelled("disagreements only ", onlyDisagree);
   const summarySvg = s("svg", { width: BAR_WIDTH, height: 46, class: "plt-summary" });
   let barWidth = BAR_WIDTH; // the summary bar follows the widget's width (watchWidth below), up to BAR_WIDTH
   const help = helpButton(["cps", "pll", "pll_word_l2r", "aul", "more_likely", "minimal_edit"]);
@@ -150,6 +171,7 @@ function render({ model, el }) {
     labelled("bias type ", choices.bias_type_filter),
     labelled("sort ", choices.sort_by),
     labelled("group by ", choices.group_by),
+    onlyLabel,
     pairs.undo,
     exportsFor(model, summarySvg),
     busy.node,
@@ -168,6 +190,10 @@ function render({ model, el }) {
     demo.textContent = model.get("demo_note") || "";
     demo.hidden = !model.get("demo_note");
     fillChoices(choices, model);
+    comparisonText.textContent = comparisonLine(model);
+    comparisonText.hidden = !comparisonText.textContent;
+    onlyLabel.hidden = !model.get("baseline_name");
+    onlyDisagree.checked = Boolean(model.get("disagreements_only"));
     const failed = error.show(model); // an error, or scores of previous pairs: cleared from view
     busy.node.title = `last scoring took ${Math.round(model.get("elapsed_ms") || 0)} ms`;
     drawSummary(summarySvg, summaryText, failed ? { ...summary, score: null } : summary, barWidth);
@@ -198,7 +224,7 @@ function render({ model, el }) {
   });
   update();
   const tableNode = h("table", { className: "plt-table" }, ...tableHead(), table.body);
-  el.append(title, demo, controls, help.panel, summaryText, summarySvg, groupsBox, metricLabel, error.node, table.pager, tableNode,
+  el.append(title, demo, controls, help.panel, summaryText, comparisonText, summarySvg, groupsBox, metricLabel, error.node, table.pager, tableNode,
     adder, legend);
   return () => {
     unwatch();

@@ -55,8 +55,14 @@ def test_every_section_of_every_kind_ran(quick):
 def test_json_keys_are_pinned(quick):
     _, out = quick
     d = json.loads((out / "report.json").read_text())
-    assert set(d) == {"schema", "title", "created", "quick", "provenance", "models", "data_files", "sections", "holm"}
-    assert d["schema"] == "embias-report/1" and d["quick"] is True
+    assert set(d) == {"schema", "title", "created", "quick", "provenance", "models", "data_files", "sections", "holm",
+                      "findings", "agreement", "methods_run", "coverage", "comparisons"}
+    assert d["schema"] == "embias-report/2" and d["quick"] is True
+    import jsonschema
+
+    from embias_widgets.analysis.report.result import SCHEMA_FILE
+
+    jsonschema.validate(d, json.loads(SCHEMA_FILE.read_text()))
     assert set(d["provenance"]) == {"package_version", "python", "platform", "seconds", "options"}
     assert all(set(m) == {"name", "kind", "fingerprint"} for m in d["models"])
     assert [m["kind"] for m in d["models"]] == ["static", "sentence", "masked-lm", "nli"]

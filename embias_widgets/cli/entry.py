@@ -16,6 +16,7 @@ from typing import Any
 
 from .bbq import add_bbq
 from .ceat import add_ceat
+from .compare import add_compare
 from .data import add_data
 from .listing import add_list_options
 from .nli import add_nli
@@ -61,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"embias {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in (add_weat, add_pll, add_nli, add_bbq, add_ceat, add_data, add_report):
+    for add in (add_weat, add_pll, add_nli, add_bbq, add_ceat, add_data, add_report, add_compare):
         add(sub)
     add_list_options(sub)  # COMMAND --list
     for command in sub.choices.values():

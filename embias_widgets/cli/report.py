@@ -53,6 +53,9 @@ def add_report(sub: argparse._SubParsersAction) -> None:
     add_device_options(p)  # every torch model of the report; word vectors ignore both
     p.add_argument("--fresh", action="store_true", help="delete the sections saved in DIR and start over")
     p.add_argument("--no-html", action="store_true", help="write report.json and the figures only")
+    p.add_argument("--baseline", metavar="PATH", default=None,
+                   help="an earlier report.json (or its folder, with its sections/): compare each model with its "
+                   "model, paired item by item (report.json's comparisons)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     p.add_argument("--model-card", action="store_true",
                    help="also write MODEL_CARD_BIAS.md (one per model: MODEL_CARD_BIAS.<n>.md): a 'Bias evaluation' "
@@ -69,7 +72,7 @@ def run_report(args: argparse.Namespace, out: Any) -> int:
                     stereoset=args.stereoset, bbq=args.bbq, seed=args.seed, alpha=args.alpha, level=args.level,
                     workers=args.workers,
                     scheduler=args.scheduler, fresh=args.fresh, **device_options(args), progress=not args.no_progress,
-                    html=not args.no_html)
+                    html=not args.no_html, baseline=args.baseline)
     print(f"embias report: {report.describe()}", file=sys.stderr)
     result = report.run()
     out.write(result.summary() + "\n")

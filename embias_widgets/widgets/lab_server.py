@@ -23,14 +23,14 @@ def report_page(text: str | bytes) -> list[dict[str, Any]]:
     """The page blocks of a ``report.json``'s text; ValueError saying what is wrong when it is not a report."""
     from ..analysis.publish.page import page
     from ..analysis.report.checks import report_problem
-    from ..analysis.report.result import SCHEMA
+    from ..analysis.report.result import READABLE_SCHEMAS
 
     fix = "open it with Open With > Editor, or write it again with `embias report`"
     try:
         report = json.loads(text)
     except ValueError as err:
         raise ValueError(f"not valid JSON ({err}); {fix}") from None
-    problem = report_problem(report, SCHEMA)
+    problem = report_problem(report, READABLE_SCHEMAS)
     if problem is not None:
         what = problem if problem.startswith("it is not") else f"it is not a whole embias report: {problem}"
         raise ValueError(f"{what}; {fix}")

@@ -43,6 +43,11 @@ class PairedLikelihoodTable(EmbiasWidget):
     model, metric, convention, model_options
         As for :class:`~embias_widgets.analysis.likelihood.PairedLikelihood`;
         or pass ``study=`` an existing one.
+    baseline
+        A second model (a name, path or loaded scorer) scored on the same pairs with the same metric: each row
+        then says which sentence the baseline prefers and whether the two models disagree, and ``comparison``
+        holds the paired change of the bias score from the baseline to this model (McNemar's exact test,
+        :func:`~embias_widgets.analysis.likelihood.model_pair.model_disagreements`).
     """
 
     _esm = bundle("paired_likelihood_table.js")
@@ -78,6 +83,13 @@ class PairedLikelihoodTable(EmbiasWidget):
     revision = traitlets.Int(0).tag(sync=True)
     """Incremented after every recompute, failed or not."""
     elapsed_ms = traitlets.Float(0.0).tag(sync=True)
+    baseline_name = traitlets.Unicode("").tag(sync=True)
+    """The baseline model's name ("" without one)."""
+    comparison = traitlets.Dict().tag(sync=True)
+    """With a baseline: ``model_disagreements``' ``change`` (the paired change and its test), ``n_pairs`` and
+    ``n_disagree``; rows carry ``baseline`` (the baseline's preferred side, ``disagrees``)."""
+    disagreements_only = traitlets.Bool(False).tag(sync=True)
+    """Show only the pairs where the two models prefer different sentences."""
 
     def __init__(
         self,
@@ -87,6 +99,7 @@ class PairedLikelihoodTable(EmbiasWidget):
         metric: str = "cps",
         convention: str = "crows",
         study: PairedLikelihood | None = None,
+        baseline: Any = None,
         **model_options: Any,
     ) -> None:
         super().__init__()
@@ -95,7 +108,12 @@ class PairedLikelihoodTable(EmbiasWidget):
             pairs, model=model, metric=metric, convention=convention, progress=False, **model_options
         )
         self.result: PairedLikelihoodResult | None = None
+        self.baseline_study = None if baseline is None else (
+            baseline if isinstance(baseline, PairedLikelihood) else PairedLikelihood(
+                [], model=baseline, metric=self.study.metric, convention=self.study.convention, progress=False,
+                **model_options))
         with self.hold_sync():
+            self.baseline_name = "" if self.baseline_study is None else self.baseline_study.scorer.name
             self.metrics = list(self.study.scorer.metrics)
             self.model_name = self.study.scorer.name
             self.metric = self.study.metric
@@ -139,7 +157,7 @@ class PairedLikelihoodTable(EmbiasWidget):
         if getattr(self, "_ready", False):
             self._recompute()
 
-    @traitlets.observe("bias_type_filter", "sort_by", "group_by")
+    @traitlets.observe("bias_type_filter", "sort_by", "group_by", "disagreements_only")
     def _view_changed(self, change: dict) -> None:
         if self.result is not None:
             with self.hold_sync():
@@ -166,6 +184,7 @@ class PairedLikelihoodTable(EmbiasWidget):
             self.study.metric = self.metric
             self.study.convention = self.convention
             result = self.study.run()
+            paired = self._baseline(result)
         except Exception as err:  # any failure must reach the user; the old scores are cleared from view
             self._show_failure(err)
             return
@@ -173,13 +192,28 @@ class PairedLikelihoodTable(EmbiasWidget):
             self.result = result
             self.error = ""
             self.stale = False
-            self.rows = result.table_rows()
+            rows = result.table_rows()
+            for i, row in enumerate(rows):
+                if paired is not None and i in paired["rows"]:
+                    row["baseline"] = paired["rows"][i]
+            self.rows = rows
+            self.comparison = {} if paired is None else {k: v for k, v in paired.items() if k != "rows"}
             self.bias_types = result.bias_types
             self.demo_note = result.demo_note
             self._update_view()
             self.elapsed_ms = (time.perf_counter() - started) * 1000
             self.busy = False
             self.revision += 1
+
+    def _baseline(self, result: PairedLikelihoodResult) -> dict[str, Any] | None:
+        """The baseline's result on the same pairs and metric, compared with ``result``; None without one."""
+        if self.baseline_study is None:
+            return None
+        from ..analysis.likelihood.model_pair import model_disagreements
+
+        self.baseline_study.pairs = list(self.study.pairs)
+        base = self.baseline_study.run(metric=self.metric, convention=self.convention)
+        return model_disagreements(result, base)
 
     def _show_failure(self, err: Exception) -> None:
         message = (
@@ -189,6 +223,7 @@ class PairedLikelihoodTable(EmbiasWidget):
         )
         with self.hold_sync():
             self.result = None
+            self.comparison = {}
             self.error = message
             self.stale = True
             self.rows, self.order = [], []
@@ -199,5 +234,8 @@ class PairedLikelihoodTable(EmbiasWidget):
     def _update_view(self) -> None:
         assert self.result is not None
         view = self.result.view(bias_type=self.bias_type_filter, sort_by=self.sort_by, group_by=self.group_by)
-        self.order = list(view.order)
+        order = list(view.order)
+        if self.disagreements_only and self.comparison:
+            order = [i for i in order if (self.rows[i].get("baseline") or {}).get("disagrees")]
+        self.order = order
         self.summary = view.summary

@@ -23,8 +23,8 @@ class ReportViewer(EmbiasWidget):
     _css = bundle("report_viewer.css")
 
     report = traitlets.Dict().tag(sync=False)
-    """The ``embias-report/1`` dict: title, provenance, models, sections (each with its table, figure SVG,
-    significance, published figures and notes)."""
+    """The ``embias-report/2`` dict (``/1`` is read too): title, provenance, models, sections (each with its table,
+    figure SVG, significance, published figures and notes), findings, agreement, coverage, comparisons."""
     page = traitlets.List(read_only=True).tag(sync=True)
     """The blocks the front end draws (:func:`~embias_widgets.analysis.publish.page.page` of ``report``)."""
 
@@ -37,8 +37,8 @@ class ReportViewer(EmbiasWidget):
     @traitlets.validate("report")
     def _valid_report(self, proposal: dict) -> dict:
         value = proposal["value"]  # the schema written out: a ReportResult's display hook opens this module, so
-        if value and value.get("schema") != "embias-report/1":  # it must not import analysis.report back
-            raise traitlets.TraitError(f"report must be an embias-report/1 dict (report.json), got schema "
+        if value and value.get("schema") not in ("embias-report/1", "embias-report/2"):  # no analysis.report here
+            raise traitlets.TraitError(f"report must be an embias-report/1 or /2 dict (report.json), got schema "
                                        f"{value.get('schema')!r}")
         return value
 

@@ -60,13 +60,21 @@ function failedCells(row) {
   ];
 }
 
-function prefersCell(preferred) {
+function prefersCell(preferred, baseline) {
   const cell = h("td", { className: "plt-prefers" });
   if (preferred === "stereo" || preferred === "anti") {
     const sw = h("span", { className: "embias-swatch" });
     sw.style.background = `var(--embias-c-${preferred})`;
     cell.append(sw, preferred);
   } else cell.textContent = preferred === "tie" ? "tie" : preferred || "";
+  if (baseline) {
+    // the baseline model's preference for the same pair (after its metric's rounding), sent by Python
+    cell.append(h("span", {
+      className: baseline.disagrees ? "plt-baseline plt-baseline-disagrees" : "plt-baseline",
+      text: baseline.disagrees ? `baseline: ${baseline.preferred} (disagree)` : `baseline: ${baseline.preferred}`,
+      title: baseline.disagrees ? "the baseline model prefers the other sentence (or a tie)" : "the baseline model agrees",
+    }));
+  }
   return cell;
 }
 
@@ -85,13 +93,14 @@ function scoredCells(row) {
       text: formatDifference(row.difference),
       dataset: { difference: String(row.difference) },
     }),
-    prefersCell(row.preferred),
+    prefersCell(row.preferred, row.baseline),
   ];
 }
 
 /** A pair's row: type, both sentences with scores (or its error), difference, preference, edit/remove. */
 export function pairRow(row, { onEdit, onRemove }) {
   const tr = h("tr", { className: "plt-row", dataset: { index: row.index, preferred: row.preferred || "none" } });
+  if (row.baseline) tr.dataset.disagrees = String(Boolean(row.baseline.disagrees));
   const edit = button("edit", onEdit, { className: "plt-edit", title: "edit this pair (Enter saves, Escape cancels)" });
   const remove = button("remove", onRemove, { className: "plt-remove", title: "remove this pair" });
   tr.append(typeCell(row));

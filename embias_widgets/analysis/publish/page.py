@@ -167,27 +167,13 @@ def _section(section: dict[str, Any]) -> dict[str, Any]:
 
 
 def _coverage(report: dict[str, Any]) -> list[dict[str, Any]]:
-    from ..report.plan import SECTIONS_BY_KIND
-    from ..report.sections import TITLES
+    from .report_data import methods_run
 
     models = report["models"]
     if len({m["kind"] for m in models}) < 2:
         return []
-    methods = list(dict.fromkeys(meth for m in models for meth in SECTIONS_BY_KIND.get(m["kind"], ())))
-    by = {(s["method"], s["model"]): s for s in report["sections"]}
-    rows = []
-    for meth in methods:
-        row: list[Any] = [TITLES.get(meth, meth)]
-        for m in models:
-            s = by.get((meth, m["name"]))
-            if s is None:
-                row.append("not applicable (" + m["kind"] + ")" if meth not in SECTIONS_BY_KIND.get(m["kind"], ())
-                           else "not run (needs --pairs FILE)" if meth == "sssb" else "not run")
-            else:
-                row.append("run" if s["status"] == "done" else f"{s['status']}: {user(s['reason'])}")
-        rows.append(row)
-    return [_h(2, "What ran on which model"), _table(["method", *(m["name"] for m in models)], rows,
-                                                      ["text"] * (len(models) + 1))]
+    t = report.get("methods_run") or methods_run(report)
+    return [_h(2, "What ran on which model"), _table(t["columns"], t["rows"], ["text"] * len(t["columns"]))]
 
 
 def _models_chart(group: list[dict[str, Any]], alpha: float) -> str | None:
@@ -212,14 +198,15 @@ def _side_by_side(report: dict[str, Any]) -> list[dict[str, Any]]:
             ran = ", ".join(user(s["model"]) for s in group) or "no model"
             blocks.append(_p(f"{title}: covers {ran} only (it applies to one of the models).", "muted"))
             continue
-        blocks += [_h(3, title), *_model_columns(group)]
+        blocks += [_h(3, title), *_model_columns(group, report)]
         svg = _models_chart(group, report["holm"]["alpha"])
         if svg:
             blocks.append({"t": "figure", "svg": svg, "alt": f"{title}, models"})
     return blocks
 
 
-def _model_columns(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _model_columns(group: list[dict[str, Any]], report: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    from .comparison_blocks import change_cells, mark
     from .findings import section_rows, value_kind
 
     kind = value_kind(group[0])
@@ -235,6 +222,10 @@ def _model_columns(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if s["model"] in with_iv:
             columns.append(f"{s['model']}: interval")
             kinds.append(kind)
+    change = change_cells(report or {}, group[0]["method"], group[0]["chart"]["x"])
+    if change:
+        columns += ["change", "change interval", "paired test"]
+        kinds += [kind, kind, "text"]
     rows = []
     for label, by in cells.items():
         row: list[Any] = [label]
@@ -243,6 +234,9 @@ def _model_columns(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
             row.append(r.get("value"))
             if s["model"] in with_iv:
                 row.append(r.get("interval"))
+        if change:
+            c = change.get(label)
+            row += [c["change"], c["change_interval"], mark(c)] if c else [None, None, ""]
         rows.append(row)
     return [_table(columns, rows, kinds)]
 
@@ -253,22 +247,25 @@ def _findings(report: dict[str, Any]) -> list[dict[str, Any]]:
                                     f"at alpha {alpha:g}; intervals are those each analysis reports (a finding "
                                     "without one says so).", "muted")]
     for f in findings(report):
+        data = next((d for d in report.get("findings") or [] if d["model"] == f["model"]), None)
+        survive = [r["text"] for r in data["survive"]] if data else f["survive"]
+        descriptive = [r["text"] for r in data["descriptive"]] if data else f["descriptive"]
         blocks.append(_h(3, f"{user(f['model'])} ({f['kind']})"))
-        if f["survive"]:
-            blocks += [_p("Survive Holm:"), _ul(f["survive"])]
+        if survive:
+            blocks += [_p("Survive Holm:"), _ul(survive)]
         elif any(s["significance"] for s in report["sections"] if s["model"] == f["model"]):
             blocks.append(_p("No test survives Holm."))
         if f["not_significant"]:
             blocks += [_p("Do not survive Holm:"), _ul(f["not_significant"])]
-        if f["descriptive"]:
-            blocks += [_p("Descriptive measures (no p-value defined):"), _ul(f["descriptive"])]
+        if descriptive:
+            blocks += [_p("Descriptive measures (no p-value defined):"), _ul(descriptive)]
         if f["not_run"]:
             blocks += [_p("Could not run:"), _ul(f["not_run"], "warn")]
     return blocks
 
 
 def _agreement(report: dict[str, Any]) -> list[dict[str, Any]]:
-    a = agreement_blocks(report)
+    a = report.get("agreement") or agreement_blocks(report)
     if not a["dimensions"] and not a.get("taus") and not a.get("orders", {}).get("rows"):
         return []
     blocks = [_h(2, "Do the methods agree?")]
@@ -297,7 +294,9 @@ def page(report: dict[str, Any]) -> list[dict[str, Any]]:
     if (line := sizes_line(report)):
         blocks.append(_p(line, "muted"))
     blocks += [_p(n, "warn") for n in demos]
-    blocks += _findings(report) + _coverage(report) + _agreement(report)
+    from .comparison_blocks import calibration_blocks, comparison_blocks
+
+    blocks += _findings(report) + comparison_blocks(report) + _coverage(report) + _agreement(report)
     blocks += _side_by_side(report)
     blocks += [_h(2, "Sections"), *(_section(s) for s in report["sections"])]
     blocks += [_h(2, "Provenance"), _table(["model", "kind", "fingerprint"],
@@ -308,4 +307,4 @@ def page(report: dict[str, Any]) -> list[dict[str, Any]]:
                              [[k, v["source"], v["sha256"]] for k, v in report["data_files"].items()], ["text"] * 3))
     if prov["options"].get("notes"):
         blocks.append(_ul(prov["options"]["notes"]))
-    return blocks
+    return blocks + calibration_blocks(report)

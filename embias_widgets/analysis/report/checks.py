@@ -111,10 +111,13 @@ def section_problem(section: Any, *, written: bool = False) -> str | None:
     return problem
 
 
-def report_problem(report: Any, schema: str) -> str | None:
-    """What is wrong with a ``report.json`` object of ``schema`` (its keys and every section), None when nothing."""
-    if isinstance(report, dict) and report.get("schema") != schema:
-        return f"it is not an embias report (schema {report.get('schema')!r}, expected {schema!r})"
+def report_problem(report: Any, schema: str | tuple[str, ...]) -> str | None:
+    """What is wrong with a ``report.json`` object of ``schema`` (one, or a tuple of those accepted; its keys and
+    every section), None when nothing."""
+    accepted = (schema,) if isinstance(schema, str) else tuple(schema)
+    if isinstance(report, dict) and report.get("schema") not in accepted:
+        return (f"it is not an embias report (schema {report.get('schema')!r}, expected "
+                f"{' or '.join(map(repr, accepted))})")
     problem = _problem(report, _REPORT)
     if problem is not None:
         return problem
@@ -126,7 +129,7 @@ def report_problem(report: Any, schema: str) -> str | None:
     return None
 
 
-def read_report(path: Path, schema: str) -> dict[str, Any]:
+def read_report(path: Path, schema: str | tuple[str, ...]) -> dict[str, Any]:
     """``report.json`` at ``path`` as a dict, or one :class:`ReportFileError` naming the file and what is wrong."""
     fix = "run embias report again to write it, or give the report.json that embias report wrote"
     try:

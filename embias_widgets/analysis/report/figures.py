@@ -79,7 +79,8 @@ def wrap(text: str, width: int = 52) -> list[str]:
 
 
 def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title: str = "", subtitle: str = "",
-               ref: float = 0.0, alpha: float | None = None, group_title: str = "group") -> dict[str, Any] | None:
+               ref: float = 0.0, alpha: float | None = None, group_title: str = "group",
+               holm_scope: str = "every p-value of the report") -> dict[str, Any] | None:
     """The Vega-Lite spec of the figure of ``rows`` (None when there is nothing to draw); ``alpha`` is the
     report's Holm-Bonferroni level, named in the legend of the significance marks; ``group_title`` names the
     rows' groups in the colour legend.
@@ -112,6 +113,10 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
         colours = ({m: CATEGORICAL[i % len(CATEGORICAL)] for i, m in enumerate(models)} if several
                    else group_colors(r["group"] for r in rows))
         scale = alt.Scale(domain=list(colours), range=list(colours.values()))
+        if several and any(r["significant"] is not None for r in rows):
+            # the significance legend (bottom) and the models' would sit side by side and run off the figure at a
+            # phone's width: the models' goes above the plot when both are drawn
+            legend["orient"] = "top"
         color: Any = alt.Color(f"{field}:N", title="model" if several else group_title, scale=scale,
                                legend=alt.Legend(**legend))
         fill: Any = alt.Fill(f"{field}:N", scale=scale, legend=None)
@@ -127,7 +132,7 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
     base = alt.Chart(alt.Data(values=data))
     # not filled: ``color`` is the outline (full strength), ``fill`` the inside (its opacity by significance)
     bars = base.mark_bar(filled=False, strokeWidth=1.5).encode(
-        x=x, x2="ref:Q", y=y, color=color, fill=fill, **_significance(data, alpha, room, color))
+        x=x, x2="ref:Q", y=y, color=color, fill=fill, **_significance(data, alpha, room, color, holm_scope))
     layers = [alt.Chart(alt.Data(values=[{"ref": ref}])).mark_rule(color=RULE, strokeWidth=1.5).encode(x="ref:Q"),
               bars.properties(name="bars")]
     if any(r["low"] is not None for r in rows):
@@ -190,7 +195,8 @@ def legend_room(rows: list[dict[str, Any]]) -> int:
     return max(120, WIDTH - labels - 12)
 
 
-def _significance(data: list[dict[str, Any]], alpha: float | None, room: int, color: Any) -> dict[str, Any]:
+def _significance(data: list[dict[str, Any]], alpha: float | None, room: int, color: Any,
+                  holm_scope: str = "every p-value of the report") -> dict[str, Any]:
     """The bars' inside and outline by significance: solid where the row survives Holm-Bonferroni (and starred),
     a pale inside where it does not, and a pale inside in a dashed outline where the row has no test. The
     outline is the palette's colour at full strength (at least 3:1 on light and dark backgrounds, WCAG 1.4.11),
@@ -201,7 +207,7 @@ def _significance(data: list[dict[str, Any]], alpha: float | None, room: int, co
     if all(r["sig"] is None for r in data):
         return {"fillOpacity": alt.value(SOLID)}
     present = [w for w in SIG_WORDS if any(r["sig"] == w for r in data)]
-    words = "Holm-Bonferroni over every p-value of the report" + (f", alpha {alpha:g}" if alpha is not None else "")
+    words = f"Holm-Bonferroni over {holm_scope}" + (f", alpha {alpha:g}" if alpha is not None else "")
     title = wrap(words, max(12, (room - 10) // 8))
     swatch = color["value"] if isinstance(color, dict) else RULE  # one colour: alt.value(...) is {"value": ...}
     fill = {SIG_WORDS[0]: SOLID, SIG_WORDS[1]: PALE, SIG_WORDS[2]: PALE}

@@ -330,3 +330,18 @@ _OPTIONS_OF = {
     "sense-pairs": ("sense_pairs",), "crows-pairs": ("crows_pairs",), "stereoset": ("stereoset_items",), "sssb": (),
     "nli": ("nli_pairs",), "ceat": ("ceat_tests", "ceat_samples"), "bbq": ("bbq_items",),
 }
+
+
+def only_methods(sections: list[SectionSpec], methods: Any) -> list[SectionSpec]:
+    """The sections of ``methods`` (``nli`` stands for every NLI probe); ``ReportInputError`` naming an unknown
+    method or a choice that leaves nothing to run."""
+    known = sorted({m for ms in SECTIONS_BY_KIND.values() for m in ms} | {"nli"})
+    wanted = [str(m) for m in ([methods] if isinstance(methods, str) else methods)]
+    bad = [m for m in wanted if m not in known]
+    if bad or not wanted:
+        raise ReportInputError(f"unknown method(s) {bad or wanted}: give some of {', '.join(known)}")
+    kept = [s for s in sections if s.method in wanted or ("nli" in wanted and s.method.startswith("nli-"))]
+    if not kept:
+        raise ReportInputError(f"none of the methods {wanted} applies to these models; they run "
+                               f"{', '.join(dict.fromkeys(s.method for s in sections))}")
+    return kept

@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA = "embias-report/1"
+SCHEMA = "embias-report/2"
+READABLE_SCHEMAS = ("embias-report/1", SCHEMA)
+"""Schemas :meth:`ReportResult.load` reads: /1 (before the findings, agreement, coverage and comparisons were data)
+and /2; :meth:`ReportResult.to_dict` always writes /2, computing the newer blocks from the sections."""
+DATA_KEYS = ("findings", "agreement", "methods_run", "coverage", "comparisons")
+"""The keys /2 added (:mod:`embias_widgets.analysis.publish.report_data`; ``comparisons`` from
+:mod:`embias_widgets.analysis.compare`, an empty list without a baseline)."""
+SCHEMA_FILE = Path(__file__).resolve().parent / "report.schema.json"
+"""The JSON Schema (draft 2020-12) of ``report.json`` at :data:`SCHEMA`, shipped in the package."""
 SECTION_KEYS = ("id", "title", "method", "model", "what", "status", "reason", "seconds", "table", "published",
                 "significance", "notes", "chart", "figure")
 _NO_FIGURE = {"svg": None, "svg_path": None, "png_path": None}
@@ -33,7 +41,7 @@ class ReportResult:
         from .checks import read_report
 
         path = Path(path)
-        return cls(read_report(path, SCHEMA), path.parent)
+        return cls(read_report(path, READABLE_SCHEMAS), path.parent)
 
     @property
     def sections(self) -> list[dict[str, Any]]:
@@ -41,12 +49,17 @@ class ReportResult:
 
     def to_dict(self) -> dict[str, Any]:
         """``report.json``: the schema's keys only, every number with its provenance."""
-        out = {k: v for k, v in self.report.items() if k != "sections"}
+        from ..publish.report_data import report_data
+
+        out = {k: v for k, v in self.report.items() if k not in ("sections", *DATA_KEYS)}
+        out["schema"] = SCHEMA
         out["sections"] = [{k: (s.get(k) if k != "figure" else self._figures.get(s["id"], s.get("figure", _NO_FIGURE)))
                             for k in SECTION_KEYS} for s in self.sections]
         for s in out["sections"]:
             s["significance"] = s["significance"] or []
             s["figure"] = s["figure"] or dict(_NO_FIGURE)
+        out.update(report_data(out))
+        out["comparisons"] = list(self.report.get("comparisons") or [])
         return out
 
     def summary(self) -> str:

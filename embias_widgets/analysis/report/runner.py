@@ -9,7 +9,6 @@ from __future__ import annotations
 import platform
 import sys
 import time
-import traceback
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 from ...metrics import holm_bonferroni
 from . import sections_bbq, sections_ceat, sections_lm
+from .load_errors import ModelLoadError, load_failure
 from .lock import folder_lock
 from .plan import ReportInputError, SectionSpec, iv_report, iv_runtime, plan_sections
 from .published import figures_for
@@ -60,29 +60,6 @@ def precision_notes(spec: SectionSpec) -> list[str]:
 
 REFUSED = (ValueError, KeyError, LookupError, OSError)
 """Errors by which an analysis refuses its model or input (as the CLI's bad input): the section fails with it."""
-
-
-class ModelLoadError(ValueError):
-    """A model whose files could not be loaded in a section (the message names the model and the reason)."""
-
-
-_LOADING = frozenset({"from_pretrained", "load_state_dict", "_load_pretrained_model", "load_file", "safe_open"})
-
-
-def load_failure(err: BaseException) -> str | None:
-    """The reason when ``err`` was raised by a library (transformers, safetensors, tokenizers, torch) while it
-    read a model's files: a damaged safetensors file (``SafetensorError``), weights that do not fit the config
-    (transformers' size-mismatch ``RuntimeError``), a tokenizer file that cannot be parsed. None for an error
-    raised in this package: its own refusal already says what to fix, and anything else is a bug."""
-    frames = [frame for frame, _ in traceback.walk_tb(err.__traceback__)]
-    ours = not frames or frames[-1].f_globals.get("__name__", "").startswith("embias_widgets")
-    loading = not ours and bool({f.f_code.co_name for f in frames} & _LOADING)
-    if not (type(err).__module__.startswith("safetensors") or loading):
-        return None
-    first = (str(err).strip().splitlines() or [""])[0]
-    if "ignore_mismatched_sizes" in first:  # transformers logs the list of mismatched weights, then raises this
-        first = "weights whose shapes differ from what config.json gives (transformers lists them on stderr)"
-    return f"{type(err).__name__}: {first}"[:500]
 
 
 def run_section(spec: SectionSpec) -> tuple[dict[str, Any], float]:
@@ -170,6 +147,13 @@ class Report:
         causal LMs, NLI models; word vectors ignore both): as ``load_model``'s ``device=``/``dtype=``. Both are
         recorded in ``report.json`` and are part of the resume fingerprint; a half precision states its
         tolerance in the notes of the sections it changes.
+    methods
+        Run only these methods (report method names: ``weat``, ``crows-pairs``, ``nli`` for every NLI probe, ...);
+        default every method that applies.
+    baseline
+        A report to compare each model with, paired item by item (:mod:`embias_widgets.analysis.compare`): a
+        :class:`ReportResult`, or the path of a ``report.json`` (or its folder) whose ``sections/`` folder holds
+        the per-item data. ``report.json`` then holds ``comparisons``.
     fresh
         Delete the saved sections in ``out`` once the run's checks have passed (otherwise a resume of the very
         same run, else refused). ``out`` is locked while the run writes: a second run on it is refused, naming
@@ -180,7 +164,8 @@ class Report:
                  pairs: Sequence[str | Path] = (), *, crows_pairs: str | None = None, stereoset: str | None = None,
                  seed: int = 0, alpha: float = 0.01, workers: int | None = None, scheduler: str | None = None,
                  device: str | None = None, dtype: str | None = None, fresh: bool = False, progress: bool = True,
-                 title: str | None = None, html: bool = True, level: float = 0.95, bbq: str | None = None) -> None:
+                 title: str | None = None, html: bool = True, level: float = 0.95, bbq: str | None = None,
+                 methods: Sequence[str] | None = None, baseline: Any = None) -> None:
         self.models, self.out, self.data = iv_report(models, out, quick=quick, pairs=pairs, crows_pairs=crows_pairs,
                                                      stereoset=stereoset, seed=seed, alpha=alpha, level=level,
                                                      bbq=bbq)
@@ -194,6 +179,15 @@ class Report:
         self.title = title or f"embias report: {', '.join(m.name for m in self.models)}"
         self.sections = plan_sections(self.models, self.data, quick=quick, seed=seed, runtime=self.runtime,
                                       level=self.level)
+        if methods is not None:
+            from .plan import only_methods
+
+            self.sections = only_methods(self.sections, methods)
+        self.baseline = None
+        if baseline is not None:
+            from ..compare.baseline import load_baseline
+
+            self.baseline = load_baseline(baseline)
 
     def describe(self) -> str:
         """The sizes of the methods that apply to these models (as report.html's header states them), the
@@ -273,6 +267,11 @@ class Report:
             ordered = [records[s.id] for s in self.sections]
             holm = _holm(ordered, self.alpha)
             report = self._report(ordered, fps, data, hashes, holm, time.perf_counter() - started, store.notes)
+            if self.baseline is not None:
+                from ..compare.baseline import baseline_comparisons
+
+                report["comparisons"] = baseline_comparisons(self.baseline, report, alpha=self.alpha, level=self.level,
+                                                             seed=self.seed)
             result = ReportResult(report, out_dir=self.out)
             result.write(html=self.html)
         return result
@@ -344,7 +343,8 @@ class Report:
                 "what": WHAT.get(spec.method, ""), "status": fields["status"], "reason": fields.get("reason"),
                 "seconds": float(fields.get("seconds", 0.0)), "table": table,
                 "published": figures_for(spec.method, spec.model.name, table), "tests": fields.get("tests", []),
-                "notes": fields.get("notes", []), "chart": fields.get("chart"), "options": spec.options}
+                "notes": fields.get("notes", []), "chart": fields.get("chart"), "options": spec.options,
+                **({"items": fields["items"]} if fields.get("items") else {})}
 
     def _report(self, sections: list[dict[str, Any]], fps: dict[str, str], data: dict[str, str | None],
                 hashes: dict[str, str], holm: Any, seconds: float, notes: list[str]) -> dict[str, Any]:

@@ -176,8 +176,9 @@ words) for every WEAT and SEAT row, in quick and full reports alike: both reuse 
 test at weat6's size). A section's options may set ``subsets`` (and ``level``, ``resamples`` for the interval)."""
 
 
-def _suite_records(tests: list[str], spec: SectionSpec) -> list[dict[str, Any]]:
-    """:func:`run_suite` with each row's interval, word influence and subset stability."""
+def _suite_records(tests: list[str], spec: SectionSpec, kept: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """:func:`run_suite` with each row's interval, word influence and subset stability; ``kept["items"]`` gets the
+    per-word cosines a paired comparison needs (:func:`~.items.association_items`)."""
     from ..association import run_suite
 
     interval_options = {k: spec.options[k] for k in ("level",) if spec.options.get(k) is not None}
@@ -185,13 +186,18 @@ def _suite_records(tests: list[str], spec: SectionSpec) -> list[dict[str, Any]]:
         interval_options["n_resamples"] = spec.options["resamples"]
     suite = run_suite(tests, [spec.model.name], n_samples=spec.options["permutations"], seed=spec.options["seed"],
                       progress=False, **interval_options, **model_options(spec))
+    if kept is not None:
+        from .items import association_items
+
+        kept["items"] = association_items(list(suite.results))
     return suite.records(robustness=True, k=spec.options.get("subsets", ROBUSTNESS["subsets"]),
                          keep=ROBUSTNESS["keep"])
 
 
 def run_weat(spec: SectionSpec) -> dict[str, Any]:
     """WEAT 1-10 and the b variants on static vectors (:func:`run_suite`), with intervals and robustness."""
-    return _suite_outcome(_suite_records(list(WEAT_TESTS), spec))
+    kept: dict[str, Any] = {}
+    return {**_suite_outcome(_suite_records(list(WEAT_TESTS), spec, kept)), **kept}
 
 
 def run_seat(spec: SectionSpec) -> dict[str, Any]:
@@ -200,7 +206,8 @@ def run_seat(spec: SectionSpec) -> dict[str, Any]:
 
     chosen = spec.options["seat_tests"]
     tests = sentence_test_names() if chosen == "all" else list(chosen)
-    return _suite_outcome(_suite_records(tests, spec))
+    kept: dict[str, Any] = {}
+    return {**_suite_outcome(_suite_records(tests, spec, kept)), **kept}
 
 
 def run_ripa(spec: SectionSpec) -> dict[str, Any]:
@@ -214,8 +221,8 @@ def run_ripa(spec: SectionSpec) -> dict[str, Any]:
             t = load_bundled_test(test)
             for key in (("targ1", "targ2") if test != "weat6" else ("attr1", "attr2")):
                 groups.setdefault(f"{label}: {t.sets()[key].category}", []).extend(t.sets()[key].examples)
-    result = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, groups, model=spec.model.name,
-                                **model_options(spec)).run(level=level_of(spec), seed=spec.options["seed"])
+    study = RelationProjection(BOLUKBASI_DEFINITIONAL_PAIRS, groups, model=spec.model.name, **model_options(spec))
+    result = study.run(level=level_of(spec), seed=spec.options["seed"])
     records = result.to_dict().get("words", [])  # each scored word with its interval over the relation pairs
     intervals = ([interval(w, "ripa") for w in records] if len(records) == len(result.words)
                  and [w.get("word") for w in records] == list(result.words) else [None] * len(result.words))
@@ -223,11 +230,14 @@ def run_ripa(spec: SectionSpec) -> dict[str, Any]:
     rows = [[w, g, number(s), *([iv] if has_interval else [])]
             for w, g, s, iv in zip(result.words, result.groups, result.ripa, intervals, strict=True)]
     rows.sort(key=lambda r: -r[2])
+    from .items import relation_items
+
+    kept = {"items": relation_items(study, result)}
     notes = [*result.notes, f"relation vector from {len(result.pairs)} pairs; positive = towards the first word of "
              "each pair (woman, girl, she, ...)", *interval_note(intervals)]
     iv_col = [interval_column(intervals)] if has_interval else []
-    return outcome(["word", "group", "RIPA", *iv_col], rows, notes=notes, x="RIPA", y="word",
-                   interval=iv_col[0] if iv_col else None, color="group", ref=0)
+    return {**outcome(["word", "group", "RIPA", *iv_col], rows, notes=notes, x="RIPA", y="word",
+                      interval=iv_col[0] if iv_col else None, color="group", ref=0), **kept}
 
 
 def run_debias(spec: SectionSpec) -> dict[str, Any]:

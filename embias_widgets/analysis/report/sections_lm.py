@@ -16,6 +16,7 @@ import numpy as np
 
 from ...formatting import format_value
 from ...stimuli.nli_probes import NliPair, PairSource, TemplateProbe
+from .items import nli_items, pair_items, stereoset_items
 from .plan import SectionSpec
 from .sections import interval, interval_column, interval_note, level_of, model_options, number, outcome
 
@@ -78,11 +79,13 @@ def run_crows(spec: SectionSpec) -> dict[str, Any]:
     pairs = _read(spec, "crows-pairs", "crows", spec.options["crows_pairs"])
     study = PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False,
                              **model_options(spec))
-    a = _scored(study.run(), "CrowS-Pairs").to_dict(naming="crows", items=False, level=level_of(spec))
+    runs = {"headline": _scored(study.run(), "CrowS-Pairs")}
+    a = runs["headline"].to_dict(naming="crows", items=False, level=level_of(spec))
     records = [a]
     b = None
     if spec.model.kind == "masked-lm":
-        b = _scored(study.run(metric="aul"), "CrowS-Pairs").to_dict(naming="crows", items=False, level=level_of(spec))
+        runs["aul"] = _scored(study.run(metric="aul"), "CrowS-Pairs")
+        b = runs["aul"].to_dict(naming="crows", items=False, level=level_of(spec))
         records.append(b)
     name_a = a["metric"].upper()
     b_rows = dict(_crows_rows(b)) if b else {}
@@ -107,8 +110,8 @@ def run_crows(spec: SectionSpec) -> dict[str, Any]:
              f"{a['p_value_method']}; the bias-type rows join the report's Holm-Bonferroni, the direction rows "
              "(CrowS-Pairs' stereo and anti-stereo sub-scores) are shown uncorrected",
              *interval_note(scores), *interval_note(decided), *_lm_notes(*records)]
-    return outcome(columns, rows, tests=tests, notes=notes, x=decided_col, y="bias type",
-                   interval=f"decided {iv_name}", ref=50)
+    return {**outcome(columns, rows, tests=tests, notes=notes, x=decided_col, y="bias type",
+                      interval=f"decided {iv_name}", ref=50), "items": pair_items(runs)}
 
 
 def run_stereoset(spec: SectionSpec) -> dict[str, Any]:
@@ -118,7 +121,8 @@ def run_stereoset(spec: SectionSpec) -> dict[str, Any]:
     pairs = _read(spec, "stereoset", "stereoset", spec.options["stereoset_items"])
     study = PairedLikelihood(pairs, model=spec.model.name, metric=_lm_metric(spec), progress=False,
                              **model_options(spec))
-    rec = _scored(study.run(), "StereoSet").to_dict(items=False, level=level_of(spec))
+    run = _scored(study.run(), "StereoSet")
+    rec = run.to_dict(items=False, level=level_of(spec))
     ss = rec.get("stereoset") or {}
     rows = [["all", ss.get("n"), number(ss.get("ss")), interval(ss, "ss"), number(ss.get("lms")),
              interval(ss, "lms"), number(ss.get("icat")), interval(ss, "icat")]]
@@ -131,7 +135,8 @@ def run_stereoset(spec: SectionSpec) -> dict[str, Any]:
     notes = [f"{len(pairs):,} intrasentence items scored with {rec['metric'].upper()}",
              "StereoSet reports no significance test, so none is given here", *interval_note(intervals),
              *_lm_notes(rec)]
-    return outcome(columns, rows, notes=notes, x="SS", y="bias type", interval="SS interval", ref=50)
+    return {**outcome(columns, rows, notes=notes, x="SS", y="bias type", interval="SS interval", ref=50),
+            "items": stereoset_items(run)}
 
 
 def _sense_outcome(rec: dict[str, Any], n_pairs: int, where: str) -> dict[str, Any]:
@@ -155,8 +160,10 @@ def run_sense_pairs(spec: SectionSpec) -> dict[str, Any]:
     if n is not None and n < len(study.pairs):
         rng = np.random.default_rng(spec.options["seed"])
         study.set_pairs([study.pairs[i] for i in sorted(rng.choice(len(study.pairs), n, replace=False))])
-    rec = _scored(study.run(), "the sense-sensitive sentences").to_dict(items=False, level=level_of(spec))
-    return _sense_outcome(rec, len(study.pairs), f"the bundled sense-sensitive sentences (seed {spec.options['seed']})")
+    run = _scored(study.run(), "the sense-sensitive sentences")
+    rec = run.to_dict(items=False, level=level_of(spec))
+    return {**_sense_outcome(rec, len(study.pairs), f"the bundled sense-sensitive sentences (seed "
+                                                     f"{spec.options['seed']})"), "items": pair_items({"aul": run})}
 
 
 def run_sssb(spec: SectionSpec) -> dict[str, Any]:
@@ -165,10 +172,10 @@ def run_sssb(spec: SectionSpec) -> dict[str, Any]:
     from ..likelihood import PairedLikelihood
 
     pairs = [p for path in spec.data.values() for p in read_pairs(path, format_in="sssb")]
-    rec = _scored(PairedLikelihood.for_senses(pairs, model=spec.model.name, progress=False,
-                                                 **model_options(spec)).run(),
-                  "the SSSB files").to_dict(items=False, level=level_of(spec))
-    return _sense_outcome(rec, len(pairs), ", ".join(spec.data))
+    run = _scored(PairedLikelihood.for_senses(pairs, model=spec.model.name, progress=False,
+                                              **model_options(spec)).run(), "the SSSB files")
+    rec = run.to_dict(items=False, level=level_of(spec))
+    return {**_sense_outcome(rec, len(pairs), ", ".join(spec.data)), "items": pair_items({"aul": run})}
 
 
 class SampledPairs(PairSource):
@@ -251,4 +258,5 @@ def run_nli(spec: SectionSpec) -> dict[str, Any]:
     if d.get("note"):
         notes.append(d["note"])
     column = interval_column(intervals)
-    return outcome(["measure", "value", column], rows, notes=notes, x="value", y="measure", interval=column, ref=1)
+    return {**outcome(["measure", "value", column], rows, notes=notes, x="value", y="measure", interval=column,
+                      ref=1), "items": nli_items(source, per_pair)}

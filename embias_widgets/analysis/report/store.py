@@ -127,6 +127,13 @@ class SectionStore:
             return None
         return saved
 
+    def saved_record(self, section_id: str) -> dict[str, Any] | None:
+        """The saved record of ``section_id`` whatever run wrote it, when its bytes match the manifest (a baseline's
+        per-item data, :mod:`.items`); None when there is none or it cannot be trusted."""
+        path = self._path(section_id)
+        saved = self._verified(section_id, path) if path.is_file() else None
+        return None if saved is None else saved["record"]
+
     def load(self, section_id: str, wanted: dict[str, Any]) -> dict[str, Any] | None:
         """The saved record of this very section; None when there is none or it cannot be trusted (noted: it is
         run again and its new file replaces the old). Nothing is deleted here: a run refused later keeps them all."""

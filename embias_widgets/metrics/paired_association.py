@@ -1,0 +1,189 @@
+"""The change in WEAT's effect size d between two models on the same words (WEAT, SEAT, sense WEAT).
+
+``d = (mean_X s - mean_Y s) / std_{X u Y} s`` with ``s(w) = mean_a cos(w, a) - mean_b cos(w, b)`` (Caliskan
+et al. 2017; ``max`` for the max variant, Zhou et al. 2022) is computed for each model from its own cosines;
+the change is ``d_after - d_before``.
+
+- **Interval**: the paired bootstrap over the words of all four sets. Each replicate draws ``|X|`` of X's
+  words, ``|Y|`` of Y's, ``|A|`` of A's and ``|B|`` of B's with replacement (in that order, as scipy's
+  multi-sample ``bootstrap`` draws them), the same words for both models, and recomputes both d's; the
+  interval is BCa (Efron 1987) on the replicate differences, its acceleration from leaving out one word of
+  each set in turn (:func:`~.paired.bca_bounds`). It is an interval for the change in d over the word
+  populations the four lists stand for (other words of the same kinds, both models).
+- **Test** (words fixed): a paired permutation test. Under "the two models are interchangeable on every
+  target word", swapping the two models' association scores of any target word leaves the distribution of the
+  change unchanged. Each model's ``s`` is first standardised over X u Y (``(s - mean) / std``), which leaves
+  its d as it is but puts both models on one scale, so that a model whose cosines are merely larger or
+  smaller does not count as a change. Every swap pattern is enumerated for at most 16 target words (exact),
+  else ``n_permutations`` random ones (+1 adjusted); two-sided. It answers "with these words"; the interval
+  answers "with other words of the same kinds", and the two can disagree.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .bootstrap import bootstrap_replicates, resample_counts
+from .paired import PairedChange, bca_bounds, bootstrap_p_value, interval_of
+from .score_intervals import DEFAULT_LEVEL, ScoreInterval, check_level
+from .validation import check_options
+
+__all__ = ["EXACT_SWAP_WORDS", "effect_size_change", "swap_permutation_test"]
+
+EXACT_SWAP_WORDS = 16
+"""Up to this many target words the swap test enumerates every pattern (2^16 = 65,536)."""
+
+
+def _d(s: np.ndarray, n_x: int, ddof: int) -> np.ndarray:
+    """d along the last axis (X's ``n_x`` first); NaN where the standard deviation is 0."""
+    std = s.std(axis=-1, ddof=ddof)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = (s[..., :n_x].mean(axis=-1) - s[..., n_x:].mean(axis=-1)) / std
+    return np.where(std > 0, d, np.nan)
+
+
+def _s(cos_a: np.ndarray, cos_b: np.ndarray, variant: str) -> np.ndarray:
+    if variant == "mean":
+        return cos_a.mean(axis=-1) - cos_b.mean(axis=-1)
+    return cos_a.max(axis=-1) - cos_b.max(axis=-1)
+
+
+def _standardised(s: np.ndarray, ddof: int) -> np.ndarray:
+    std = s.std(ddof=ddof)
+    return (s - s.mean()) / std if std > 0 else s - s.mean()
+
+
+def swap_permutation_test(s_before: np.ndarray, s_after: np.ndarray, n_x: int, *, ddof: int = 1,
+                          n_permutations: int = 10_000,
+                          rng: np.random.Generator | int | None = None) -> tuple[float, bool, int]:
+    """``(p, exact, patterns)``: the paired permutation test of ``d(s_after) - d(s_before) = 0`` by swapping
+    the two models' standardised association scores word by word (see the module docstring)."""
+    check_options(n_resamples=n_permutations, seed=rng)
+    zb, za = _standardised(np.asarray(s_before, float), ddof), _standardised(np.asarray(s_after, float), ddof)
+    n = zb.size
+    observed = float(_d(za, n_x, ddof) - _d(zb, n_x, ddof))
+    if not np.isfinite(observed):
+        return float("nan"), False, 0
+    tol = 1e-12 * max(1.0, abs(observed))
+
+    def count(mask: np.ndarray) -> int:
+        after = np.where(mask, zb, za)
+        before = np.where(mask, za, zb)
+        diff = _d(after, n_x, ddof) - _d(before, n_x, ddof)
+        return int(np.sum(np.abs(diff) >= abs(observed) - tol))
+
+    if n <= EXACT_SWAP_WORDS:
+        masks = np.array(list(itertools.product((False, True), repeat=n)))
+        return count(masks) / len(masks), True, len(masks)
+    gen = np.random.default_rng(rng)
+    hits = sum(count(gen.random((min(2048, n_permutations - s), n)) < 0.5) for s in range(0, n_permutations, 2048))
+    return (1 + hits) / (1 + n_permutations), False, int(n_permutations)
+
+
+def _jackknife(cos: list[tuple[np.ndarray, np.ndarray]], n_x: int, variant: str, ddof: int) -> list[np.ndarray]:
+    """Per set (X, Y, A, B), the change in d with each of its words left out."""
+    n_t, n_a, n_b = cos[0][0].shape[0], cos[0][0].shape[1], cos[0][1].shape[1]
+
+    def change(rows: np.ndarray, cols_a: np.ndarray, cols_b: np.ndarray, nx: int) -> float:
+        d = [_d(_s(ca[np.ix_(rows, cols_a)], cb[np.ix_(rows, cols_b)], variant), nx, ddof) for ca, cb in cos]
+        return float(d[1] - d[0])
+
+    all_t, all_a, all_b = np.arange(n_t), np.arange(n_a), np.arange(n_b)
+    out = [np.array([change(np.delete(all_t, i), all_a, all_b, n_x - 1) for i in range(n_x)]),
+           np.array([change(np.delete(all_t, i), all_a, all_b, n_x) for i in range(n_x, n_t)]),
+           np.array([change(all_t, np.delete(all_a, j), all_b, n_x) for j in range(n_a)]),
+           np.array([change(all_t, all_a, np.delete(all_b, j), n_x) for j in range(n_b)])]
+    return out
+
+
+def effect_size_change(
+    before: tuple[np.ndarray, np.ndarray],
+    after: tuple[np.ndarray, np.ndarray],
+    n_x: int,
+    *,
+    variant: str = "mean",
+    ddof: int = 1,
+    level: float = DEFAULT_LEVEL,
+    n_resamples: int = 2_000,
+    n_permutations: int = 10_000,
+    resample_attributes: bool = True,
+    rng: np.random.Generator | int | None = None,
+) -> PairedChange:
+    """The change in d between two models on the same words (see the module docstring).
+
+    ``before = (cos_a, cos_b)``: the first model's ``(targets x A)`` and ``(targets x B)`` cosines, targets X
+    (the first ``n_x`` rows) then Y; ``after`` the second model's, same words in the same order.
+    ``resample_attributes=False`` keeps A and B fixed (the interval the permutation test conditions on; also
+    what a sense WEAT whose attribute senses are not kept gets). ``bias_change`` is the change in ``|d|``.
+    The test's ``counts`` hold the words of each set and the swap patterns."""
+    level = check_level(level)
+    check_options(variant=variant, ddof=ddof, n_resamples=n_resamples, seed=rng)
+    cos = [(np.asarray(ca, dtype=np.float64), np.asarray(cb, dtype=np.float64)) for ca, cb in (before, after)]
+    if cos[0][0].shape != cos[1][0].shape or cos[0][1].shape != cos[1][1].shape:
+        raise ValueError("both models need the cosines of the same words: shapes "
+                         f"{cos[0][0].shape}/{cos[0][1].shape} and {cos[1][0].shape}/{cos[1][1].shape}")
+    n_t, n_a, n_b = cos[0][0].shape[0], cos[0][0].shape[1], cos[0][1].shape[1]
+    n_y = n_t - n_x
+    if n_x < 2 or n_y < 2 or n_a < 1 or n_b < 1:
+        raise ValueError(f"need at least 2 words in X and Y and 1 in A and B, got {n_x}, {n_y}, {n_a}, {n_b}")
+    s = [_s(ca, cb, variant) for ca, cb in cos]
+    d = [float(_d(x, n_x, ddof)) for x in s]
+    gen = np.random.default_rng(rng)
+    r = int(n_resamples)
+    ix, iy = gen.integers(0, n_x, (r, n_x)), gen.integers(0, n_y, (r, n_y))
+    if resample_attributes:
+        counts_a = resample_counts(gen.integers(0, n_a, (r, n_a)), n_a)
+        counts_b = resample_counts(gen.integers(0, n_b, (r, n_b)), n_b)
+    else:
+        counts_a, counts_b = np.ones((r, n_a)), np.ones((r, n_b))
+    reps = [bootstrap_replicates(ca, cb, n_x, counts_a, counts_b, ix, iy, variant=variant, ddof=ddof)
+            for ca, cb in cos]
+    change_reps = reps[1] - reps[0]
+    jack = _jackknife(cos, n_x, variant, ddof)
+    if not resample_attributes:
+        jack = jack[:2]
+    change = d[1] - d[0]
+    low, high = bca_bounds(change, change_reps, jack, level=level)
+    sets = "X, Y, A and B" if resample_attributes else "X and Y (attribute words fixed)"
+    method = (f"paired BCa bootstrap: {r} replicates resampling the words of {sets} with replacement, the same "
+              "words for both models; an interval for the change in d over the word populations the lists stand "
+              "for")
+    interval = ScoreInterval(low, high, level, method) if np.isfinite(low) and np.isfinite(high) else None
+    p, exact, patterns = swap_permutation_test(s[0], s[1], n_x, ddof=ddof, n_permutations=n_permutations, rng=gen)
+    test = (f"paired permutation test, words fixed: each target word's two association scores (standardised "
+            f"per model) swapped between the models, {'all' if exact else 'random'} {patterns:,} patterns"
+            f"{'' if exact else ' (+1 adjusted)'}, two-sided")
+    bias_reps = np.abs(reps[1]) - np.abs(reps[0])
+    bias_low, bias_high = bca_bounds(abs(d[1]) - abs(d[0]), bias_reps, [j for j in _abs_jackknife(cos, n_x, variant,
+                                                                                                   ddof, jack)],
+                                     level=level)
+    bias_iv = ScoreInterval(bias_low, bias_high, level, method) if np.isfinite(bias_low) else \
+        interval_of(bias_reps, level, method)
+    p_value = None if not np.isfinite(p) else float(p)
+    if p_value is None:
+        p_value = bootstrap_p_value(change_reps)
+    return PairedChange(before=d[0], after=d[1], change=change, interval=interval, p_value=p_value, test=test,
+                        reference=0.0, bias_change=abs(d[1]) - abs(d[0]), bias_interval=bias_iv, n=n_t + n_a + n_b,
+                        counts={"n_x": n_x, "n_y": n_y, "n_a": n_a, "n_b": n_b, "patterns": patterns},
+                        replicates=change_reps)
+
+
+def _abs_jackknife(cos: list[tuple[np.ndarray, np.ndarray]], n_x: int, variant: str, ddof: int,
+                   like: list[np.ndarray]) -> list[np.ndarray]:
+    """Leave-one-out values of ``|d_after| - |d_before|`` (sets as ``like``: four, or X and Y only)."""
+    n_t, n_a, n_b = cos[0][0].shape[0], cos[0][0].shape[1], cos[0][1].shape[1]
+    all_t, all_a, all_b = np.arange(n_t), np.arange(n_a), np.arange(n_b)
+
+    def value(rows: np.ndarray, ca_cols: np.ndarray, cb_cols: np.ndarray, nx: int) -> float:
+        d = [abs(float(_d(_s(ca[np.ix_(rows, ca_cols)], cb[np.ix_(rows, cb_cols)], variant), nx, ddof)))
+             for ca, cb in cos]
+        return d[1] - d[0]
+
+    out = [np.array([value(np.delete(all_t, i), all_a, all_b, n_x - 1) for i in range(n_x)]),
+           np.array([value(np.delete(all_t, i), all_a, all_b, n_x) for i in range(n_x, n_t)])]
+    if len(like) == 4:
+        out += [np.array([value(all_t, np.delete(all_a, j), all_b, n_x) for j in range(n_a)]),
+                np.array([value(all_t, all_a, np.delete(all_b, j), n_x) for j in range(n_b)])]
+    return out
