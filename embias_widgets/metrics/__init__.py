@@ -10,7 +10,15 @@ from .association import (
     weat,
     weat_from_associations,
 )
-from .bootstrap import BootstrapInterval, effect_size_interval, effect_size_interval_from_cosines
+from .bootstrap import (
+    AssociationIntervals,
+    BootstrapInterval,
+    association_intervals,
+    association_intervals_from_cosines,
+    bca_interval,
+    effect_size_interval,
+    effect_size_interval_from_cosines,
+)
 from .ceat import CeatSamples, MetaAnalysis, ceat_samples, random_effects
 from .likelihood import (
     GroupBiasScore,
@@ -51,6 +59,7 @@ from .senses import (
 )
 
 __all__ = [
+    "AssociationIntervals",
     "AssociationResult",
     "BootstrapInterval",
     "CeatSamples",
@@ -67,9 +76,12 @@ __all__ = [
     "StereoSetScore",
     "SubsetStability",
     "Subspace",
+    "association_intervals",
+    "association_intervals_from_cosines",
     "attention_received",
     "aul_score",
     "aula_score",
+    "bca_interval",
     "ceat_samples",
     "cosine_bias",
     "cosine_matrix",

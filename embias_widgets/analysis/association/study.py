@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ...metrics import cosine_matrix, permutation, weat
-from ...metrics.bootstrap import effect_size_interval_from_cosines
+from ...metrics.bootstrap import association_intervals_from_cosines
 from ...metrics.permutation import first_block_samples
 from ...metrics.samplers import DEFAULT_SAMPLER
 from ...models import OutOfVocabulary, load_model
@@ -182,11 +182,15 @@ class AssociationTest:
     # -- running -----------------------------------------------------------
     def run(
         self, *, confidence_interval: bool = True, level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
-        provisional: bool = False,
+        provisional: bool = False, interval_method: str = "BCa", resample: str = "all",
     ) -> AssociationTestResult:
-        """Run the test, with the bootstrap interval of d at ``level`` (on by default; ``confidence_interval=False``
-        leaves it out): ``n_resamples`` resamples of the words within each set, seeded by the study's seed
-        (:func:`embias_widgets.metrics.bootstrap.effect_size_interval_from_cosines`, from the run's cosines).
+        """Run the test, with the bootstrap intervals of d and of the association difference
+        ``mean_X s - mean_Y s`` at ``level`` (on by default; ``confidence_interval=False`` leaves them out):
+        ``n_resamples`` resamples of the words within each set, seeded by the study's seed
+        (:func:`embias_widgets.metrics.bootstrap.association_intervals_from_cosines`, from the run's cosines).
+        ``interval_method``: ``"BCa"`` (default) or ``"percentile"``; ``resample``: ``"all"`` four sets
+        (default: an interval over the word populations the lists stand for) or ``"targets"`` (A and B kept:
+        the interval with these attribute words, as the permutation test conditions on them).
 
         With ``provisional``, a sampled test draws only the first block of
         the full run's splits (same seed and sampler: exactly the full run's
@@ -196,7 +200,8 @@ class AssociationTest:
         The result keeps the cosine matrices, so its :meth:`~AssociationTestResult.influence`,
         :meth:`~AssociationTestResult.stability` and :meth:`~AssociationTestResult.templates` encode nothing.
         """
-        check_study_options(confidence_level=level, n_resamples=n_resamples)
+        check_study_options(confidence_level=level, n_resamples=n_resamples, interval_method=interval_method,
+                            resample=resample)
         enc = self.encoded()
         X, Y, A, B = (enc[k][1] for k in SET_KEYS)
         options = dict(self.options)
@@ -208,11 +213,12 @@ class AssociationTest:
         core = weat(X, Y, A, B, rng=self.seed, **options)
         W = np.vstack([X, Y])
         cos_a, cos_b = cosine_matrix(W, A), cosine_matrix(W, B)
-        interval = None
+        intervals = None
         if confidence_interval and core.effect_size is not None:
-            interval = effect_size_interval_from_cosines(
+            intervals = association_intervals_from_cosines(
                 cos_a, cos_b, len(X), variant=self.options["variant"], ddof=self.options["ddof"],
-                n_resamples=n_resamples, confidence_level=level, rng=self.seed,
+                n_resamples=n_resamples, confidence_level=level, method=interval_method, resample=resample,
+                rng=self.seed,
             )
         notes = list(self._notes)
         merged = tuple(m for k in SET_KEYS for m in self._merged.get(k, ()))
@@ -239,7 +245,8 @@ class AssociationTest:
             averaged=averaged,
             notes=tuple(notes),
             core=core,
-            interval=interval,
+            interval=None if intervals is None else intervals.effect_size,
+            difference_interval=None if intervals is None else intervals.association_difference,
             provisional_of=provisional_of,
             merged=merged,
             attribute_cosines=cosines,

@@ -18,7 +18,7 @@ from ...metrics import AssociationResult, BootstrapInterval
 from ...metrics.senses import MaxSenseResult
 from ...palette import altair_scale, group_colors
 from ..association import MergedItems, association_record
-from ..association.robustness import influence_records, interval_record, stability_record
+from ..association.robustness import finding_story, influence_records, interval_record, stability_record
 
 LEVELS = ("sense", "word_average", "word_max")
 LEVEL_TITLES = {
@@ -26,6 +26,8 @@ LEVEL_TITLES = {
     "word_average": "word (eq. 7 average of senses)",
     "word_max": "word (max over sense pairs)",
 }
+ITEMS = "items (senses or lemmas)"
+"""What the sense level's bootstrap resamples, in its method text."""
 KINDS = ("noun sense", "verb sense", "word (eq. 7)")
 """The three vectors eq. 8 compares per occupation (Figure 2's bars)."""
 
@@ -70,6 +72,8 @@ class SenseAssociationResult:
     """The levels (of :data:`LEVELS`) whose p is provisional; every d is final."""
     interval: BootstrapInterval | None = field(default=None)
     """The bootstrap interval of the sense level's d (items resampled within each set), or None."""
+    difference_interval: BootstrapInterval | None = field(default=None)
+    """The bootstrap interval of the sense level's ``mean_X s - mean_Y s`` from the same resamples, or None."""
     seed: int | None = field(default=None)
     """The study's seed (permutations and bootstrap)."""
     cosines: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
@@ -87,6 +91,7 @@ class SenseAssociationResult:
                                                                                      "seed": self.seed},
             core=self.core(), effect_size=self.effect_size, pvalue=self.pvalue, categories=self.categories,
             items={k: tuple(r.item for r in v) for k, v in self.items.items()}, item_words=None, item_templates=None,
+            interval=self.interval, interval_unit=ITEMS,
         )
 
     def influence(self, *, alpha: float = 0.05, significant: Any = None) -> list[dict[str, Any]]:
@@ -98,15 +103,25 @@ class SenseAssociationResult:
     def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
                   significant: Any = None, correction: str | None = None) -> dict[str, Any]:
         """Subset stability of the sense level, as :meth:`AssociationTestResult.stability
-        <embias_widgets.analysis.AssociationTestResult.stability>` (subsets of items; the verdict and its rule)."""
+        <embias_widgets.analysis.AssociationTestResult.stability>`: the verdict from p and the sense level's interval
+        of d, its rule, and subsets of items."""
         return stability_record(self._as_association(), k=k, keep=keep, seed=seed, alpha=alpha,
                                 significant=significant, correction=correction)
+
+    def story(self, *, alpha: float = 0.05, significant: Any = None) -> str | None:
+        """The sense level's one sentence when its permutation test and its interval of d disagree (see
+        :meth:`AssociationTestResult.story <embias_widgets.analysis.AssociationTestResult.story>`)."""
+        return finding_story(self._as_association(), alpha=alpha, significant=significant)
 
     def interval_record(self) -> dict[str, Any] | None:
         """``{"low", "high", "level", "method"}`` of the sense level's d (None when there is none)."""
         if self.effect_size is None:
             return None
-        return interval_record(self.interval, seed=self.seed, what="items (senses or lemmas)")
+        return interval_record(self.interval, seed=self.seed, what=ITEMS)
+
+    def difference_interval_record(self) -> dict[str, Any] | None:
+        """``{"low", "high", "level", "method"}`` of the sense level's ``mean_X s - mean_Y s`` (None when none)."""
+        return interval_record(self.difference_interval, seed=self.seed, what=ITEMS)
 
     def provisional_of_level(self, level: str) -> int | None:
         """:attr:`provisional_of` when the p of ``level`` is provisional, else ``None`` (what the bars take)."""
@@ -146,6 +161,7 @@ class SenseAssociationResult:
         return {
             **association_record(self.test, self.model, self.options, core),
             "effect_size_interval": self.interval_record(),
+            "association_difference_interval": self.difference_interval_record(),
             **{f"num_{k}": len(v) for k, v in self.items.items()},
             "categories": self.categories,
             "senses": self.senses,

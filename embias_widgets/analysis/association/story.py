@@ -1,0 +1,60 @@
+"""One story per association finding: what the permutation p and the bootstrap interval say together.
+
+The two answer different questions. The permutation p (Caliskan et al. 2017) asks whether X and Y differ *with
+these attribute words* (it conditions on the four lists and shuffles X and Y). The bootstrap interval of d asks
+what d would be *with other words of the same kinds* (it resamples the words of every set; see
+:mod:`embias_widgets.metrics.bootstrap`). When they disagree, every place that shows the finding (the
+stability record, the CLI, the widgets, the report's findings and notes) says so in one sentence, e.g.
+"significant for these words; the interval over word choice includes 0".
+
+The stability verdict follows from the same two facts: **stable** when the test is significant and the
+interval excludes 0 on d's side (the finding holds for these words and for other words of the same kinds),
+otherwise **fragile**. So "stable" never stands beside an interval that holds 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["excludes_zero", "story_sentence", "verdict_reason"]
+
+
+def excludes_zero(interval: dict[str, Any] | None, effect_size: float | None) -> bool | None:
+    """Whether ``interval`` (``{"low", "high", ...}``) lies wholly on d's side of 0; None without an interval
+    or a defined d."""
+    if not interval or interval.get("low") is None or interval.get("high") is None or effect_size is None:
+        return None
+    if effect_size > 0:
+        return interval["low"] > 0
+    if effect_size < 0:
+        return interval["high"] < 0
+    return False
+
+
+def story_sentence(significant: bool, interval: dict[str, Any] | None, effect_size: float | None, *,
+                   choice: str = "word choice", these: str = "these words") -> str | None:
+    """The one sentence for a finding whose p and interval disagree, None when they agree (or there is no
+    interval): "significant for these words; the interval over word choice includes 0", or "not significant
+    for these words; the interval over word choice excludes 0"."""
+    outside = excludes_zero(interval, effect_size)
+    if outside is None or outside == significant:
+        return None
+    if significant:
+        return f"significant for {these}; the interval over {choice} includes 0"
+    return f"not significant for {these}; the interval over {choice} excludes 0"
+
+
+def verdict_reason(significant: bool, interval: dict[str, Any] | None, effect_size: float | None, *,
+                   choice: str = "word choice", these: str = "these words") -> tuple[str, str]:
+    """``(verdict, reason)``: ``"stable"`` when the test is significant and the interval excludes 0 on d's
+    side, else ``"fragile"``, with the reason in one sentence."""
+    outside = excludes_zero(interval, effect_size)
+    if outside is None:
+        return "fragile", ("no interval of d" if effect_size is not None else "d is undefined") + \
+            ": nothing says how far it holds for other words"
+    if significant and outside:
+        return "stable", f"significant for {these}, and the interval over {choice} excludes 0"
+    sentence = story_sentence(significant, interval, effect_size, choice=choice, these=these)
+    if sentence is not None:
+        return "fragile", sentence
+    return "fragile", f"not significant for {these}, and the interval over {choice} includes 0: no finding to keep"
