@@ -20,7 +20,8 @@ with ``s(w) = mean_a cos(w, a) - mean_b cos(w, b)`` (``max`` variant: the maxima
 
 - ``"BCa"`` (default), bias-corrected and accelerated (Efron 1987; Efron & Tibshirani 1993, 14.3 and eq.
   15.36 for several samples), as ``scipy.stats.bootstrap(method="BCa")`` computes it from the same replicates:
-  ``z0 = Phi^-1((#{t* < t} + #{t* <= t}) / 2B)`` over the B defined replicates t*; the acceleration from
+  ``z0 = Phi^-1((#{t* < t} + #{t* <= t}) / 2B)`` over the B defined replicates t* (a replicate within
+  ``100 eps |t|`` of t counts as a tie, as the permutation test counts them); the acceleration from
   the jackknife of each resampled set j (each of its n_j items left out in turn, the other sets whole),
   ``U_ji = (n_j - 1)(mean_i t_(j,i) - t_(j,i))``, ``a = sum_j sum_i U_ji^3 / n_j^3 / (6 (sum_j sum_i
   U_ji^2 / n_j^2)^(3/2))``; then ``alpha_1,2 = Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` at ``z = Phi^-1(tail)``
@@ -235,7 +236,9 @@ def bca_interval(
     defined = defined[np.isfinite(defined)]
     if defined.size == 0:
         raise ValueError("no replicate is defined")
-    share = (np.count_nonzero(defined < estimate) + np.count_nonzero(defined <= estimate)) / (2 * defined.size)
+    tie = 100 * np.finfo(np.float64).eps * abs(estimate)  # a replicate equal to it but for rounding is a tie
+    share = (np.count_nonzero(defined < estimate - tie) + np.count_nonzero(defined <= estimate + tie)) / (
+        2 * defined.size)
     z0 = _ndtri(float(share))
     if not math.isfinite(z0):
         raise ValueError("every replicate lies on one side of the estimate, so the bias correction is infinite")

@@ -189,8 +189,8 @@ def stability_rule(k: int, keep: float, rule: str, interval: dict[str, Any] | No
         which = f"the interval of d over {choice}"
     return (f"stable when the test is significant ({rule}) and {which} excludes 0 on d's side: the finding holds "
             f"for these words and for other words of the same kinds; otherwise fragile. The {k} random subsets "
-            f"(each keeping {keep:.0%} of every set's words, at least 2) show how far d moves and do not enter the "
-            "verdict")
+            f"(each keeping {keep:.0%} of every set's words, at least 2; Antoniak & Mimno 2021) show how far d "
+            "moves and do not enter the verdict")
 
 
 def unit_of(result: Any) -> str:
@@ -222,7 +222,7 @@ def finding_story(result: Any, *, alpha: float = 0.05, significant: Significant 
     full_sig = bool(np.asarray(significance(alpha, significant)(np.array([np.nan_to_num(result.pvalue, nan=1.0)])))[0])
     record = {"low": float(result.interval.low), "high": float(result.interval.high)}
     return story_sentence(full_sig, record, result.effect_size, choice=choice_words(result.interval, unit),
-                          these=f"these {unit.split()[0]}")
+                          these=f"these {unit.split()[0]}", alternative=result.core.alternative)
 
 
 def subset_draws(result: Any, *, k: int, keep: float, seed: int | None) -> SubsetStability:
@@ -261,15 +261,16 @@ def stability_record(
     unit = unit_of(result)
     interval = verdict_interval(result, seed=seed)
     record = interval_record(interval, seed=seed, what=unit)
-    choice, these = choice_words(interval, unit), f"these {unit.split()[0]}"
-    verdict, reason = verdict_reason(full_sig, record, result.effect_size, choice=choice, these=these)
+    words = dict(choice=choice_words(interval, unit), these=f"these {unit.split()[0]}",
+                 alternative=result.core.alternative)
+    verdict, reason = verdict_reason(full_sig, record, result.effect_size, **words)
     defined = d[np.isfinite(d)]
     quantiles = (0.025, 0.25, 0.5, 0.75, 0.975)
     return {
         "verdict": verdict, "reason": reason,
-        "story": story_sentence(full_sig, record, result.effect_size, choice=choice, these=these),
+        "story": story_sentence(full_sig, record, result.effect_size, **words),
         "significant": full_sig, "interval": record,
-        "rule": stability_rule(k, keep, significance_rule(alpha, correction), record, choice),
+        "rule": stability_rule(k, keep, significance_rule(alpha, correction), record, words["choice"]),
         "k": k, "keep": keep, "seed": seed, "sizes": draws.sizes,
         "effect_sizes": [float(v) if np.isfinite(v) else None for v in d],
         "effect_size_quantiles": ({str(q): float(v) for q, v in zip(quantiles, np.quantile(defined, quantiles),

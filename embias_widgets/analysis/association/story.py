@@ -32,20 +32,27 @@ def excludes_zero(interval: dict[str, Any] | None, effect_size: float | None) ->
 
 
 def story_sentence(significant: bool, interval: dict[str, Any] | None, effect_size: float | None, *,
-                   choice: str = "word choice", these: str = "these words") -> str | None:
+                   choice: str = "word choice", these: str = "these words",
+                   alternative: str = "two-sided") -> str | None:
     """The one sentence for a finding whose p and interval disagree, None when they agree (or there is no
     interval): "significant for these words; the interval over word choice includes 0", or "not significant
-    for these words; the interval over word choice excludes 0"."""
+    for these words; the interval over word choice excludes 0" (with "(the one-sided test looks only for
+    d > 0)" when d lies on the side a one-sided ``alternative`` does not test)."""
     outside = excludes_zero(interval, effect_size)
     if outside is None or outside == significant:
         return None
     if significant:
         return f"significant for {these}; the interval over {choice} includes 0"
-    return f"not significant for {these}; the interval over {choice} excludes 0"
+    text = f"not significant for {these}; the interval over {choice} excludes 0"
+    d = float(effect_size or 0.0)  # defined here: excludes_zero gave a bool
+    if (alternative == "greater" and d < 0) or (alternative == "less" and d > 0):
+        text += f" (the one-sided test looks only for d {'>' if alternative == 'greater' else '<'} 0)"
+    return text
 
 
 def verdict_reason(significant: bool, interval: dict[str, Any] | None, effect_size: float | None, *,
-                   choice: str = "word choice", these: str = "these words") -> tuple[str, str]:
+                   choice: str = "word choice", these: str = "these words",
+                   alternative: str = "two-sided") -> tuple[str, str]:
     """``(verdict, reason)``: ``"stable"`` when the test is significant and the interval excludes 0 on d's
     side, else ``"fragile"``, with the reason in one sentence."""
     outside = excludes_zero(interval, effect_size)
@@ -54,7 +61,7 @@ def verdict_reason(significant: bool, interval: dict[str, Any] | None, effect_si
             ": nothing says how far it holds for other words"
     if significant and outside:
         return "stable", f"significant for {these}, and the interval over {choice} excludes 0"
-    sentence = story_sentence(significant, interval, effect_size, choice=choice, these=these)
+    sentence = story_sentence(significant, interval, effect_size, choice=choice, these=these, alternative=alternative)
     if sentence is not None:
         return "fragile", sentence
     return "fragile", f"not significant for {these}, and the interval over {choice} includes 0: no finding to keep"
