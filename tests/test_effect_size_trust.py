@@ -143,16 +143,18 @@ def test_sense_explorer_draws_the_sense_levels_interval_verdict_and_influence(tm
     assert explorer.word_bars.influence == [] and explorer.word_bars.stability == {}
 
 
-def test_tiny_sets_say_why_their_verdict_rests_on_the_sign(glove):
+def test_tiny_sets_say_why_no_subset_can_be_significant(glove):
     """A classroom's 3 + 3 words: subsets keep 2 + 2 targets, whose exact p is at least 1/C(4, 2) = 1/6 > 0.05,
-    so no subset can be significant; the bars carry why (the verdict rests on the sign and the full test)."""
+    so no subset can be significant; the bars carry why beside the share. The verdict reads the full test and
+    the interval, with its reason."""
     from embias_widgets.widgets.effect_size_bars import robustness_of
 
     result = AssociationTest(targ1=["rose", "tulip", "lily"], targ2=["ant", "wasp", "flea"],
                              attr1=["love", "peace", "joy"], attr2=["hatred", "war", "pain"],
-                             model=glove).run(confidence_interval=False)
+                             model=glove).run()
     stability = robustness_of(result, 0.05)["stability"]
-    assert "1/6" in stability["sign_only"]
-    full_significant = result.pvalue < 0.05
-    assert stability["verdict"] == ("stable" if stability["share_same_sign"] >= 0.95 and full_significant
-                                    else "fragile")
+    assert "1/6" in stability["share_significant_note"]
+    full_significant = result.pvalue < 0.05  # 3 + 3 words: exact p at least 1/20
+    outside = result.interval.low > 0
+    assert stability["verdict"] == ("stable" if full_significant and outside else "fragile")
+    assert stability["reason"] and (stability["story"] is None) == (full_significant == outside)
