@@ -7,7 +7,10 @@ One replicate draws n words a set and runs the library's own functions on them:
   association_intervals`), holds the population d (every set replaced by its population);
 - ``percentile_covered``: the percentile interval of the same replicates (the earlier default), reported as
   the "before" row, no promise;
-- ``difference_covered``: the BCa interval of ``mean_X s - mean_Y s`` holds its population value;
+- ``difference_covered``: the BCa interval of ``mean_X s - mean_Y s`` holds its population value. It is held
+  to the promise's lower end only: resampling the four crossed sets over-counts the target-by-attribute
+  interaction (its variance enters three times instead of once; Owen 2007), so where the words spread widely
+  the interval is too wide (coverage up to 0.99), not too narrow;
 - ``conditional_covered``: the conditional interval (``resample="targets"``: A and B kept) holds d with these
   attribute words over the target populations (:func:`~bench.calibration.dgp_words.conditional_d`);
 - ``permutation_rejects``: at d = 0, the permutation test's p < 0.05 (its size); at d > 0, its power.
@@ -65,7 +68,7 @@ def bands(params: dict[str, Any]) -> dict[str, tuple[float, float] | None]:
     fast = "resamples" in params
     coverage = CI_BAND if fast else PROMISE
     out: dict[str, tuple[float, float] | None] = {
-        "bca_covered": coverage, "difference_covered": coverage, "conditional_covered": coverage}
+        "bca_covered": coverage, "difference_covered": (coverage[0], 1.0), "conditional_covered": coverage}
     out["permutation_rejects"] = (CI_SIZE if fast else SIZE) if params["d"] == 0 else None
     return out
 
@@ -83,8 +86,9 @@ CHECKS = [
                     "d over the word populations the four lists stand for", "coverage", PROMISE),
             Outcome("percentile_covered", "d, percentile bootstrap over the four sets (before: the old default)",
                     "d over the word populations the four lists stand for", "coverage", None),
-            Outcome("difference_covered", "mean_X s - mean_Y s, BCa bootstrap over the four sets",
-                    "mean_X s - mean_Y s over the word populations", "coverage", PROMISE),
+            Outcome("difference_covered", "mean_X s - mean_Y s, BCa bootstrap over the four sets (conservative: "
+                    "at least the promise)", "mean_X s - mean_Y s over the word populations", "coverage",
+                    (PROMISE[0], 1.0)),
             Outcome("conditional_covered", "d, BCa bootstrap over X and Y (resample='targets')",
                     "d with these attribute words, over the target populations", "coverage", PROMISE),
             Outcome("permutation_rejects", "permutation test p < 0.05", "X and Y interchangeable", "size", SIZE),
