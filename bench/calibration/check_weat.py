@@ -15,7 +15,7 @@ One replicate draws n words a set and runs the library's own functions on them:
   attribute words over the target populations (:func:`~bench.calibration.dgp_words.conditional_d`);
 - ``permutation_rejects``: at d = 0, the permutation test's p < 0.05 (its size); at d > 0, its power.
 
-The full grid uses the library's default resamples (2,000); the fast grid (CI) 1,000, held to wider bands.
+Both grids use the library's default resamples (2,000); the fast grid (CI) is held to wider bands.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from .core import Check, Outcome
 from .dgp_words import concepts, conditional_d, population_values, strength_for
 
 LEVEL, ALPHA = 0.95, 0.05
-PROMISE, CI_BAND = (0.92, 0.98), (0.90, 0.99)
+PROMISE, CI_BAND = (0.92, 0.98), (0.88, 0.99)
 SIZE, CI_SIZE = (0.0, 0.07), (0.0, 0.08)
 PERMUTATIONS = 2_000
 
@@ -42,7 +42,7 @@ def _covers(interval: Any, truth: float) -> bool:
 
 def replicate(params: dict[str, Any], rng: np.random.Generator) -> dict[str, bool]:
     n, d, sigma = params["n"], params["d"], params["sigma"]
-    resamples = params.get("resamples", 2_000)
+    resamples = 2_000  # the library's default
     t = strength_for(d, sigma=sigma)
     world = concepts(t, sigma=sigma)
     truth_d, truth_difference = population_values(t, sigma=sigma)
@@ -63,9 +63,10 @@ def replicate(params: dict[str, Any], rng: np.random.Generator) -> dict[str, boo
 
 
 def bands(params: dict[str, Any]) -> dict[str, tuple[float, float] | None]:
-    """The fast grid (``resamples`` given: 1,000, 200 replicates in CI) gets bands wide enough for its Monte
-    Carlo error; the permutation test's rejection rate is a size at d = 0 and a power (no band) otherwise."""
-    fast = "resamples" in params
+    """The fast grid (CI: 200 replicates a setting) gets bands wide enough for its Monte Carlo error: a true
+    coverage at the promise's edge, 0.92, falls below 0.88 in under 1% of 200-replicate runs (2.3 standard
+    errors). The permutation test's rejection rate is a size at d = 0 and a power (no band) otherwise."""
+    fast = params.get("fast", False)
     coverage = CI_BAND if fast else PROMISE
     out: dict[str, tuple[float, float] | None] = {
         "bca_covered": coverage, "difference_covered": (coverage[0], 1.0), "conditional_covered": coverage}
@@ -95,7 +96,7 @@ CHECKS = [
         ],
         replicate=replicate,
         bands=bands,
-        fast=[{"n": 8, "d": d, "sigma": 0.4, "resamples": 1_000} for d in (0.0, 1.5)],
+        fast=[{"n": 8, "d": d, "sigma": 0.4, "fast": True} for d in (0.0, 1.5)],
         full=_grid((3, 8, 25, 50), (0.0, 0.5, 1.0, 1.5), (0.25, 0.4)),
     ),
 ]
