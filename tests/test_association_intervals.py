@@ -218,3 +218,17 @@ def test_suite_frame_and_cli_carry_the_difference_and_the_options(glove, capsys)
     with pytest.raises(SystemExit) as stop:
         main(["weat", "weat6", "--interval", "studentized"])
     assert stop.value.code == 2 and "--interval" in capsys.readouterr().err
+
+
+def test_runs_in_a_setting_where_calibration_fell_short_say_so(glove):
+    """The calibration suite found BCa at about 91% with 8 widely spread words a set and d = 1.5, and the
+    conditional interval at 71-90% with 3 target words: runs in those settings carry a note; others none."""
+    weat6 = AssociationTest("weat6", model=glove).run(n_resamples=200)
+    assert any("about 91% of calibration runs" in n for n in weat6.notes)
+    assert not any("calibration" in n for n in AssociationTest("weat1", model=glove).run(n_resamples=200).notes)
+    assert not any("calibration" in n for n in AssociationTest("weat6", model=glove).run(
+        confidence_interval=False).notes)
+    small = AssociationTest(targ1=["rose", "tulip", "lily"], targ2=["ant", "wasp", "flea"],
+                            attr1=["love", "peace", "joy"], attr2=["hatred", "war", "pain"], model=glove)
+    assert any("only 71-90%" in n for n in small.run(n_resamples=200, resample="targets").notes)
+    assert not any("calibration" in n for n in small.run(n_resamples=200).notes)  # BCa held at 3 words a set

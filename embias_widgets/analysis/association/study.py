@@ -23,6 +23,7 @@ from ...stimuli import SET_KEYS, AssociationTestSpec, WordSet, resolve_test
 from .merging import MergedItems, merge_same_vectors
 from .result import AssociationTestResult
 from .robustness import DEFAULT_RESAMPLES
+from .story import calibration_notes
 from .validation import SET_ROLES, AssociationInputError, check_study_options, clean_set, options_string
 
 
@@ -232,6 +233,9 @@ class AssociationTest:
             notes.append(f"{len(averaged)} multi-word item(s) encoded as the mean of their words' vectors")
         if core.effect_size is None:
             notes.append(f"effect size undefined: {core.effect_size_note}")
+        if intervals is not None:
+            notes.extend(calibration_notes({k: len(enc[k][0]) for k in SET_KEYS}, core.effect_size,
+                                           method=intervals.effect_size.method, resample=resample))
         reduce = np.max if self.options["variant"] == "max" else np.mean
         rows = {"targ1": slice(0, len(X)), "targ2": slice(len(X), len(W))}
         cosines = {key: (reduce(cos_a[r], axis=1), reduce(cos_b[r], axis=1)) for key, r in rows.items()}

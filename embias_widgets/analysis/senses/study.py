@@ -32,6 +32,7 @@ from ...stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items
 from ...stimuli.catalog import resolve_test
 from ...stimuli.sense_tests import is_sense_test, load_sense_test
 from ...stimuli.wordnet import WordNet, load_wordnet
+from ..association.story import calibration_notes
 from .resolve import Resolved, lemma_keys, one_item_per_lemma, resolve_item, resolve_sets
 from .result import ResolvedItem, SenseAssociationResult
 
@@ -213,6 +214,9 @@ class SenseAssociationTest:
                                                           for m in merged)]
         if self.senses == "average" and any(not r.is_key for k in SET_KEYS for r in resolved[k]):
             notes.append("lemma items use the eq. 7 average of their sense vectors (senses='average')")
+        if intervals is not None:
+            notes += calibration_notes({k: len(resolved[k]) for k in SET_KEYS}, sense.result.effect_size,
+                                       method=intervals.effect_size.method, resample=resample)
         options = f"variant=max,ddof={self.options['ddof']},senses={self.senses}"
         if self.options["sampler"] != DEFAULT_SAMPLER:  # other draws for the same seed: say so
             options += f",sampler={self.options['sampler']}"
