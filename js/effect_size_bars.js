@@ -315,8 +315,10 @@ function render({ model, el }) {
         ...(badge ? [" ", badge] : []),
         `   ${p === null ? "p = n/a" : formatStat("p", p, "p")}${mark}` + (model.get("p_provisional") ? " (provisional)" : ""),
         h("span", { className: "esb-alpha", text: alphaText }),
+        ...(stability.story ? [h("span", { className: "esb-story", text: ` ${stability.story}.` })] : []),
       );
     }
+    el.dataset.story = failed ? "" : stability.story || "";
     const method = interval && interval.method ? `. ${Math.round(100 * interval.level)}% interval of d: ${interval.method}` : "";
     how.textContent = failed ? "" : (model.get("method_text") || "") + method;
     rule.textContent = failed ? "" : verdictNodes(stability).line;

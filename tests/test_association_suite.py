@@ -42,8 +42,11 @@ def _holm_by_hand(pvalues: list[float], alpha: float) -> list[bool]:
 def test_table_has_the_results_tsv_columns_and_one_row_per_test_and_model(suite):
     frame = suite.frame()
     assert list(frame.columns) == [*RESULTS_TSV_COLUMNS, "p_value_holm", "significant_holm", "effect_size_low",
-                                   "effect_size_high", "interval_level"]
+                                   "effect_size_high", "association_difference", "association_difference_low",
+                                   "association_difference_high", "interval_level"]
     assert (frame["effect_size_low"] <= frame["effect_size"]).all() and (frame["interval_level"] == 0.95).all()
+    assert (frame["association_difference_low"] <= frame["association_difference"]).all()
+    assert (frame["association_difference"] <= frame["association_difference_high"]).all()
     assert list(zip(frame["model"], frame["test"], strict=True)) == [
         (m, t) for m in MODELS for t in TESTS
     ]

@@ -110,7 +110,11 @@ def test_table_numbers_are_the_one_formatters_as_report_html_writes_them(glove):
         cells = [format_value(r["effect_size"], "effect"), format_interval(r["effect_size_interval"], "effect"),
                  format_value(r["p_value"], "p"), format_value(r["p_value_holm"], "p")]
         assert all(c in line for c in cells), (line, cells)
-    assert rec[0]["effect_size"] == 1.707777596585637 and re.search(r"1\.71\s+\[1\.50, 1\.85\]\s+< 0\.0001", text)
+    r = rec[0]
+    cells = [format_interval(r["effect_size_interval"], "effect"), format_value(r["association_difference"], "number"),
+             format_interval(r["association_difference_interval"], "number")]
+    assert r["effect_size"] == 1.707777596585637
+    assert re.search(r"1\.71\s+" + r"\s+".join(map(re.escape, cells)) + r"\s+< 0\.0001", text)
 
 
 def test_robustness_lines_use_the_one_formatter(glove):
@@ -125,4 +129,5 @@ def test_robustness_lines_use_the_one_formatter(glove):
               key=lambda r: abs(r["effect_size_change"]))
     assert f"{top['word']!r} ({top['set']}) d {format_value(top['effect_size_without'], 'effect')}" in text
     st = rec["stability"]
-    assert f"{st['verdict']} ({format_value(100 * st['share_same_sign'], 'percent')}% same sign" in text
+    assert (f"stability [weat6]: {st['verdict']}: {st['reason']} (subsets: "
+            f"{format_value(100 * st['share_same_sign'], 'percent')}% same sign") in text

@@ -85,6 +85,20 @@ def test_alpha_of_the_star_is_the_alpha_of_influence_and_stability(glove):
         [r["flips_significance"] for r in result.influence(alpha=0.0001)]
 
 
+def test_the_bars_say_in_one_sentence_where_p_and_interval_disagree(glove):
+    """weat9 on GloVe: p = 0.023 < 0.05 (the star) while its interval over word choice holds 0: the bars hold
+    the result's one sentence and a fragile verdict whose reason it is; at alpha 0.01 they agree (no sentence)."""
+    result = AssociationTest("weat9", model=glove).run()
+    explorer = WeatExplorer("weat9", model=glove)
+    story = explorer.bars.stability["story"]
+    assert story == result.story(alpha=0.05) == ("significant for these words; the interval over word choice "
+                                                 "includes 0")
+    assert explorer.bars.significant and explorer.bars.stability["verdict"] == "fragile"
+    assert explorer.bars.stability["reason"] == story
+    strict = WeatExplorer("weat9", model=glove, alpha=0.01)
+    assert strict.bars.stability["story"] is None and strict.bars.stability["verdict"] == "fragile"
+
+
 def test_a_failed_recompute_marks_interval_and_influence_stale(explorer):
     sets = json.loads(json.dumps(explorer.editor.sets))
     sets["targ2"]["examples"] = []
@@ -183,16 +197,18 @@ def test_the_word_levels_interval_and_influence_are_of_its_lemma_vectors(tmp_pat
     assert without["effect_size_without"] == pytest.approx(d, abs=1e-12)
 
 
-def test_tiny_sets_say_why_their_verdict_rests_on_the_sign(glove):
+def test_tiny_sets_say_why_no_subset_can_be_significant(glove):
     """A classroom's 3 + 3 words: subsets keep 2 + 2 targets, whose exact p is at least 1/C(4, 2) = 1/6 > 0.05,
-    so no subset can be significant; the bars carry why (the verdict rests on the sign and the full test)."""
+    so no subset can be significant; the bars carry why beside the share. The verdict reads the full test and
+    the interval, with its reason."""
     from embias_widgets.widgets.effect_size_bars import robustness_of
 
     result = AssociationTest(targ1=["rose", "tulip", "lily"], targ2=["ant", "wasp", "flea"],
                              attr1=["love", "peace", "joy"], attr2=["hatred", "war", "pain"],
-                             model=glove).run(confidence_interval=False)
+                             model=glove).run()
     stability = robustness_of(result, 0.05)["stability"]
-    assert "1/6" in stability["sign_only"]
-    full_significant = result.pvalue < 0.05
-    assert stability["verdict"] == ("stable" if stability["share_same_sign"] >= 0.95 and full_significant
-                                    else "fragile")
+    assert "1/6" in stability["share_significant_note"]
+    full_significant = result.pvalue < 0.05  # 3 + 3 words: exact p at least 1/20
+    outside = result.interval.low > 0
+    assert stability["verdict"] == ("stable" if full_significant and outside else "fragile")
+    assert stability["reason"] and (stability["story"] is None) == (full_significant == outside)

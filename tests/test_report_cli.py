@@ -150,3 +150,41 @@ def test_level_reaches_every_interval_and_equals_embias_weats(tmp_path, capsys):
     assert {r[ripa["columns"].index("90% interval")]["level"] for r in ripa["rows"]} == {0.9}
     with pytest.raises(ReportRunError, match="differs in options"):
         Report(["glove-6b-50d"], out=out, quick=True, progress=False).run()
+
+
+def test_quick_report_tells_one_story_per_association_finding(tmp_path):
+    """`embias report --model glove-6b-50d --quick`: every WEAT row's verdict is "stable" exactly when it
+    survives the report's Holm and its interval excludes 0; every finding whose Holm decision and interval
+    disagree carries the sentence that says so, in the findings and in the section's notes; no "stable" beside
+    an interval that holds 0."""
+    from embias_widgets.analysis.publish.findings import findings
+
+    out = tmp_path / "q"
+    assert main(["report", "--model", "glove-6b-50d", "--quick", "--out", str(out), "--no-progress"]) == 0
+    report = json.loads((out / "report.json").read_text())
+    weat = next(s for s in report["sections"] if s["method"] == "weat")
+    cols = weat["table"]["columns"]
+    d, iv, verdict = cols.index("effect size d"), cols.index("95% interval"), cols.index("stability")
+    decided = {t["label"]: t["significant"] for t in weat["significance"]}
+    survive = " ".join(findings(report)[0]["survive"])
+    lost = " ".join(findings(report)[0]["not_significant"])
+    disagree = 0
+    for row in weat["table"]["rows"]:
+        outside = row[iv]["low"] > 0 if row[d] > 0 else row[iv]["high"] < 0
+        significant = decided[row[0]]
+        assert row[verdict] == ("stable" if significant and outside else "fragile"), row[0]
+        if significant and not outside:
+            disagree += 1
+            assert f"WEAT {row[0]}:" in survive
+            text = next(t for t in findings(report)[0]["survive"] if t.startswith(f"WEAT {row[0]}:"))
+            assert text.endswith("significant for these words; the interval over word choice includes 0")
+        if not significant and outside:
+            disagree += 1
+            assert "the interval over word choice excludes 0 for" in lost and row[0] in lost.split("excludes 0 for")[1]
+        if significant != outside:
+            assert any(n.startswith("p and interval disagree") and f"{row[0]}: " in n for n in weat["notes"])
+    assert disagree  # GloVe's quick report has such rows (weat3 survives Holm; weat5's interval excludes 0)
+    assert any(n.startswith("stability: stable when the test survives Holm-Bonferroni over the report's 21")
+               for n in weat["notes"])
+    html = (out / "report.html").read_text()
+    assert "significant for these words; the interval over word choice includes 0" in html

@@ -1,6 +1,8 @@
-"""How far to trust an association result (issue 28): the bootstrap interval of d against scipy.stats.bootstrap
-on the same resamples, word influence and subset stability against direct re-computation with weat(), the
-stability rule, SEAT template sensitivity, sense WEAT's interval, the CLI's keys and the live-edit time."""
+"""How far to trust an association result: the percentile option of the bootstrap interval of d against
+scipy.stats.bootstrap on the same resamples (the default BCa interval: test_association_intervals.py), word
+influence and subset stability against direct re-computation with weat(), the stability verdict and its one
+sentence where p and interval disagree, SEAT template sensitivity, sense WEAT's interval, the CLI's keys and the
+live-edit time."""
 
 from __future__ import annotations
 
@@ -38,10 +40,10 @@ def _direct(sets: dict[str, np.ndarray], **options):
 
 
 # -- the interval --------------------------------------------------------------------------------------------
-def test_interval_equals_scipy_bootstrap_on_the_same_resamples():
+def test_percentile_interval_equals_scipy_bootstrap_on_the_same_resamples():
     """scipy resamples the four sets' indices; its statistic is d recomputed directly with weat()'s
     effect_size on the resampled vectors; our vectorised replicates from the same indices, and their percentile
-    interval, must equal scipy's distribution and interval."""
+    interval (the ``method="percentile"`` option), must equal scipy's distribution and interval."""
     rng = np.random.default_rng(3)
     sets = _sets(rng)
     cos_a, cos_b, n_x = _cosines(sets)
@@ -78,7 +80,7 @@ def test_interval_by_hand_when_only_the_targets_vary():
     X = np.array([[1.0, 0.0], [0.8, 0.6]])
     Y = np.array([[0.0, 1.0], [0.6, 0.8]])
     A, B = np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]])
-    ci = effect_size_interval(X, Y, A, B, n_resamples=4_000, rng=1)
+    ci = effect_size_interval(X, Y, A, B, n_resamples=4_000, rng=1, method="percentile")
     multisets_x = ([1.0, 1.0], [1.0, 0.2], [0.2, 0.2])
     multisets_y = ([-1.0, -1.0], [-1.0, -0.2], [-0.2, -0.2])
     possible = set()
@@ -101,13 +103,14 @@ def test_run_has_the_interval_by_default_with_its_method(glove):
     record = res.to_dict()["effect_size_interval"]
     assert set(record) == {"low", "high", "level", "method"} and record["level"] == 0.9
     assert record["low"] < res.effect_size < record["high"]
-    assert all(part in record["method"] for part in ("500 resamples", "seed 0", "within their set"))
+    assert all(part in record["method"] for part in ("BCa", "500 resamples", "seed 0", "within their set"))
     assert "effect_size_ci" not in res.to_dict() and "CI" in res.summary()
     again = effect_size_interval(*(glove.encode(list(res.items[k])).vectors for k in KEYS), n_resamples=500,
                                  confidence_level=0.9, rng=0)
     assert (record["low"], record["high"]) == pytest.approx((again.low, again.high), rel=1e-12)
     without = AssociationTest("weat6", model=glove).run(confidence_interval=False)
     assert without.to_dict()["effect_size_interval"] is None
+    assert without.to_dict()["association_difference_interval"] is None
 
 
 # -- word influence ------------------------------------------------------------------------------------------
@@ -248,31 +251,64 @@ def test_group_subsets_keep_whole_words_and_equal_direct_weat():
 
 
 def test_stability_verdict_follows_the_stated_rule(glove):
-    strong = AssociationTest("weat6", model=glove).run(confidence_interval=False).stability(k=100)
-    assert strong["verdict"] == "stable" and strong["share_same_sign"] >= 0.95 and strong["share_significant"] >= 0.8
-    assert "95%" in strong["rule"] and "80%" in strong["rule"] and "Antoniak & Mimno" in strong["rule"]
+    """Stable exactly when the test is significant and the interval of d over word choice excludes 0; the
+    subsets describe how far d moves and do not decide it."""
+    strong = AssociationTest("weat6", model=glove).run().stability(k=100)
+    assert strong["verdict"] == "stable" and strong["significant"] and strong["interval"]["low"] > 0
+    assert strong["story"] is None and "excludes 0" in strong["reason"]
+    assert "BCa" in strong["rule"] and "excludes 0" in strong["rule"] and "Antoniak & Mimno" in strong["rule"]
     pool = list(glove.words[2000:2400])
     picked = [pool[i] for i in np.random.default_rng(0).permutation(len(pool))[:32]]
     null = AssociationTest(targ1=picked[:8], targ2=picked[8:16], attr1=picked[16:24], attr2=picked[24:], model=glove,
                            seed=1).run(confidence_interval=False).stability(k=100)
-    assert null["verdict"] == "fragile"
-    assert not (null["share_same_sign"] >= 0.95 and null["share_significant"] >= 0.8)
+    assert null["verdict"] == "fragile" and not null["significant"]
+    assert null["interval"] is not None  # the run had none: the verdict's interval is the default one
     assert len(null["effect_sizes"]) == 100 and null["k"] == 100 and null["keep"] == 0.8
+    for test in ("weat3", "weat4", "weat6", "weat7", "weat8", "weat9", "weat10"):
+        result = AssociationTest(test, model=glove).run(n_resamples=500)
+        for alpha in (0.05, 0.01):
+            record = result.stability(k=10, alpha=alpha)
+            outside = record["interval"]["low"] > 0 or record["interval"]["high"] < 0
+            assert record["significant"] == (result.pvalue < alpha)
+            assert record["verdict"] == ("stable" if record["significant"] and outside else "fragile"), test
+            assert bool(record["story"]) == (record["significant"] != outside), test
+            assert record["story"] == result.story(alpha=alpha)
 
 
-def test_a_significance_no_subset_can_reach_leaves_the_verdict_to_the_sign_and_the_full_test(glove):
+def test_the_story_names_a_disagreement_in_one_sentence(glove):
+    """weat9 on GloVe: p = 0.023 (significant at 0.05, with these words) while its interval over word choice
+    holds 0; at 0.01 both say "no finding"."""
+    result = AssociationTest("weat9", model=glove).run()
+    assert 0.01 < result.pvalue < 0.05 and result.interval.low < 0 < result.interval.high
+    assert result.story(alpha=0.05) == "significant for these words; the interval over word choice includes 0"
+    record = result.stability(k=10)
+    assert record["verdict"] == "fragile" and record["reason"] == record["story"]
+    assert result.story(alpha=0.01) is None
+    assert result.stability(k=10, alpha=0.01)["reason"].endswith("no finding to keep")
+    # weat10: p = 0.0101, not significant at 0.01; its conditional interval (attribute words fixed) excludes 0
+    targets = AssociationTest("weat10", model=glove).run(resample="targets")
+    assert targets.story(alpha=0.01) == ("not significant for these words; the interval over target-word choice "
+                                         "(attribute words fixed) excludes 0")
+    # weat5b: d < 0, and the test is one-sided (greater): the sentence says why it cannot be significant
+    wrong_side = AssociationTest("weat5b", model=glove).run(resample="targets")
+    assert wrong_side.effect_size < 0 and wrong_side.interval.high < 0
+    assert wrong_side.story(alpha=0.01).endswith("excludes 0 (the one-sided test looks only for d > 0)")
+
+
+def test_a_significance_no_subset_can_reach_says_so_beside_the_share(glove):
     """weat6's subsets keep 6 + 6 targets: exact p over C(12, 6) = 924 splits is at least 1/924. Under a rule
-    stricter than that (as Holm over a report's 21 p-values is), no subset can be significant: the share
-    significant says nothing, so the verdict rests on the subsets' sign and the full test's significance."""
-    result = AssociationTest("weat6", model=glove).run(confidence_interval=False)
+    stricter than that (as Holm over a report's 21 p-values is), no subset can be significant: the record says
+    the share significant says nothing; the verdict reads the full test and the interval."""
+    result = AssociationTest("weat6", model=glove).run()
     reachable = result.stability(k=50, significant=lambda p: np.asarray(p) < 0.002)
-    assert reachable["significance_reachable"] and reachable["sign_only"] is None
+    assert reachable["significance_reachable"] and reachable["share_significant_note"] is None
     assert reachable["n_permutations"] == 924 and reachable["verdict"] == "stable"
     strict = result.stability(k=50, significant=lambda p: np.asarray(p) < 1e-3)  # 1/924 = 0.00108: out of reach
     assert strict["share_significant"] == 0 and not strict["significance_reachable"]
-    assert "1/924" in strict["sign_only"] and strict["verdict"] == "stable"  # full p 7.8e-05 < 1e-3, sign 100%
+    assert "1/924" in strict["share_significant_note"] and strict["verdict"] == "stable"  # full p 7.8e-05 < 1e-3
     stricter = result.stability(k=50, significant=lambda p: np.asarray(p) < 1e-5)  # the full test fails it too
     assert not stricter["significance_reachable"] and stricter["verdict"] == "fragile"
+    assert stricter["story"] == "not significant for these words; the interval over word choice excludes 0"
 
 
 # -- templates, senses, suite, CLI ---------------------------------------------------------------------------
@@ -332,6 +368,9 @@ def test_cli_weat_robustness_json_and_table(glove):
     assert main(["weat", "weat6", "--robustness", "--subsets", "40", "--resamples", "200"], out=out) == 0
     text = out.getvalue()
     assert "d_interval" in text and "stability [weat6]: stable" in text and "Antoniak & Mimno" in text
+    out = io.StringIO()
+    assert main(["weat", "weat9", "--alpha", "0.05", "--resamples", "300"], out=out) == 0
+    assert "story [weat9]: significant for these words; the interval over word choice includes 0" in out.getvalue()
 
 
 @pytest.mark.parametrize(("option", "value"), [("--level", "95"), ("--subsets", "0"), ("--resamples", "-1")])

@@ -13,9 +13,12 @@ so X leans to A and Y to B by ``t``; t = 0 is a true null (X and Y interchangeab
 every set replaced by its whole population. Computed from ``population`` draws a concept (100,000 by
 default) with a fixed seed; :func:`strength_for` finds the t that gives a wanted d by bisection.
 
+**The population association difference** ``E_X s - E_Y s`` (d's numerator, in cosine units): the same
+populations (:func:`population_difference`), the estimand of the association difference's interval.
+
 **The conditional d** (attribute words fixed, as the permutation test conditions on them): the same with
 the drawn A and B in place of their populations, the targets still over their populations
-(:func:`conditional_d`).
+(:func:`conditional_d`). The target populations are drawn once per world (fixed seed) and kept.
 """
 
 from __future__ import annotations
@@ -51,30 +54,68 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
 
+@functools.lru_cache(maxsize=16)
+def _target_units(means: bytes, dim: int, sigma: float, population: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors of ``population`` draws of X and of Y (fixed seed): the same draws on every call, kept."""
+    mx, my = np.frombuffer(means, dtype=np.float64).reshape(2, dim)
+    rng = np.random.default_rng(seed)
+    return (_unit(mx + sigma * rng.standard_normal((population, dim))),
+            _unit(my + sigma * rng.standard_normal((population, dim))))
+
+
+def values_given_attributes(world: Concepts, direction: np.ndarray, *, population: int,
+                            seed: int) -> tuple[float, float]:
+    """``(d, difference)`` over the target populations with ``s(w) = w/|w| . direction`` (population draws,
+    fixed seed): ``difference = E_X s - E_Y s`` and ``d = difference / sd_{X u Y} s``."""
+    ux, uy = _target_units(np.ascontiguousarray(world.means[:2]).tobytes(), len(direction), world.sigma, population,
+                           seed)
+    sx, sy = ux @ direction, uy @ direction
+    difference = float(sx.mean() - sy.mean())
+    return difference / float(np.concatenate([sx, sy]).std()), difference
+
+
 def d_given_attributes(world: Concepts, direction: np.ndarray, *, population: int, seed: int) -> float:
     """d over the target populations with ``s(w) = w/|w| . direction`` (population draws, fixed seed)."""
-    rng = np.random.default_rng(seed)
-    sx = _unit(world.means[0] + world.sigma * rng.standard_normal((population, len(direction)))) @ direction
-    sy = _unit(world.means[1] + world.sigma * rng.standard_normal((population, len(direction)))) @ direction
-    pooled = np.concatenate([sx, sy])
-    return float((sx.mean() - sy.mean()) / pooled.std())
+    return values_given_attributes(world, direction, population=population, seed=seed)[0]
 
 
 @functools.lru_cache(maxsize=256)
-def population_d(t: float, *, dim: int = DIM, sigma: float = SIGMA, population: int = 100_000) -> float:
-    """The population d of the world with strength ``t`` (see the module docstring)."""
+def population_values(t: float, *, dim: int = DIM, sigma: float = SIGMA,
+                      population: int = 100_000) -> tuple[float, float]:
+    """``(d, difference)`` of the world with strength ``t`` over the four populations (see the module
+    docstring): every set replaced by its whole population."""
+    if t == 0:
+        return 0.0, 0.0  # X and Y are one population: both are 0 exactly, by symmetry
     world = concepts(t, dim=dim, sigma=sigma)
     rng = np.random.default_rng(12345)
     abar = _unit(world.means[2] + sigma * rng.standard_normal((population, dim))).mean(axis=0)
     bbar = _unit(world.means[3] + sigma * rng.standard_normal((population, dim))).mean(axis=0)
-    return d_given_attributes(world, abar - bbar, population=population, seed=54321)
+    return values_given_attributes(world, abar - bbar, population=population, seed=54321)
+
+
+def population_d(t: float, *, dim: int = DIM, sigma: float = SIGMA, population: int = 100_000) -> float:
+    """The population d of the world with strength ``t`` (see the module docstring)."""
+    return population_values(t, dim=dim, sigma=sigma, population=population)[0]
+
+
+def population_difference(t: float, *, dim: int = DIM, sigma: float = SIGMA, population: int = 100_000) -> float:
+    """The population association difference ``E_X s - E_Y s`` (d's numerator, in cosine units) of the world
+    with strength ``t``: the estimand of the association difference's interval over the four sets."""
+    return population_values(t, dim=dim, sigma=sigma, population=population)[1]
+
+
+def conditional_values(world: Concepts, A: np.ndarray, B: np.ndarray, *, population: int = 20_000,
+                       seed: int = 777) -> tuple[float, float]:
+    """``(d, difference)`` with these attribute words and the targets over their populations (the conditional
+    estimands)."""
+    return values_given_attributes(world, _unit(A).mean(axis=0) - _unit(B).mean(axis=0), population=population,
+                                   seed=seed)
 
 
 def conditional_d(world: Concepts, A: np.ndarray, B: np.ndarray, *, population: int = 20_000,
                   seed: int = 777) -> float:
     """d with these attribute words and the targets over their populations (the conditional estimand)."""
-    return d_given_attributes(world, _unit(A).mean(axis=0) - _unit(B).mean(axis=0), population=population,
-                              seed=seed)
+    return conditional_values(world, A, B, population=population, seed=seed)[0]
 
 
 @functools.lru_cache(maxsize=64)

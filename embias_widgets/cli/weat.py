@@ -54,13 +54,21 @@ def add_weat(sub: argparse._SubParsersAction) -> None:
                    help="sense models only: a lemma item is the max over its sense pairs (default) or the "
                    "eq. 7 average of its sense vectors; items written as sense keys are looked up as keys")
     p.add_argument("--level", type=_level, default=0.95, metavar="L",
-                   help="level of the bootstrap interval of d (default 0.95): the words of each set resampled "
-                   "with replacement, percentile interval (JSON: effect_size_interval)")
+                   help="level of the bootstrap intervals of d and of the association difference mean_X s - mean_Y s "
+                   "(default 0.95; JSON: effect_size_interval, association_difference_interval)")
     p.add_argument("--resamples", type=_count, default=2_000, metavar="N",
-                   help="bootstrap resamples of the interval (default 2000; 0: no interval)")
+                   help="bootstrap resamples of the intervals (default 2000; 0: no interval)")
+    p.add_argument("--interval", choices=("bca", "percentile"), default="bca",
+                   help="how the interval is read from the resamples: bca, bias-corrected and accelerated (Efron "
+                   "1987; default), or percentile (Efron 1979)")
+    p.add_argument("--resample", choices=("all", "targets"), default="all",
+                   help="all: the words of X, Y, A and B resampled, an interval over the word populations the four "
+                   "lists stand for (default); targets: A and B kept, an interval with these attribute words, as "
+                   "the permutation test conditions on them")
     p.add_argument("--robustness", action="store_true",
-                   help="add word influence (d and p without each word), subset stability (K subsets keeping 80%% "
-                   "of each set's words, verdict stable/fragile with its rule) and, for SEAT, d per template "
+                   help="add word influence (d and p without each word), stability (verdict stable when the test "
+                   "is significant and the interval of d excludes 0, else fragile, with its rule; d over K subsets "
+                   "keeping 80%% of each set's words) and, for SEAT, d per template "
                    "(JSON keys influence, stability, templates); significance as the row's: Holm at --alpha")
     p.add_argument("--subsets", type=_positive, default=200, metavar="K",
                    help="subsets of the --robustness stability check (default 200)")
@@ -90,6 +98,11 @@ def _positive(text: str) -> int:
     return _count(text, 1)
 
 
+def _interval_options(args: argparse.Namespace) -> dict[str, str]:
+    """``--interval`` and ``--resample`` as the studies' ``interval_method`` and ``resample``."""
+    return {"interval_method": "BCa" if args.interval == "bca" else "percentile", "resample": args.resample}
+
+
 def _run_weat(args: argparse.Namespace, out: Any) -> int:
     from ..analysis.association import run_suite
     from ..analysis.senses import uses_senses
@@ -101,7 +114,7 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
         args.tests, args.model or ["glove-6b-50d"], alpha=args.alpha,
         n_samples=args.permutations, seed=args.seed, ddof=args.ddof, variant=args.variant,
         alternative=args.alternative, method="parametric" if args.parametric else "auto",
-        level=args.level, n_resamples=args.resamples,
+        level=args.level, n_resamples=args.resamples, **_interval_options(args),
         **({"lowercase": True} if args.lowercase else {}), **device_options(args),
     )
     rows = suite.records(robustness=args.robustness, k=args.subsets)
@@ -111,30 +124,42 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
     elif args.format == "tsv":
         out.write(suite.to_tsv())
     else:
-        write_rows(rows, ("test", "model", "effect_size", "d_interval", "p_value", "method", "n_permutations",
-                          "p_value_holm", "significant_holm", "oov"), out, robustness=args.robustness)
+        write_rows(rows, ("test", "model", "effect_size", "d_interval", "assoc_diff", "assoc_diff_interval", "p_value",
+                          "method", "n_permutations", "p_value_holm", "significant_holm", "oov"), out,
+                   robustness=args.robustness)
     return 0
 
 
 def write_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], out: Any, *, robustness: bool) -> None:
-    """The table (each row's interval of d as ``d_interval``), then each row's notes and --robustness lines."""
+    """The table (each row's interval of d as ``d_interval``, the association difference mean_X s - mean_Y s as
+    ``assoc_diff`` with ``assoc_diff_interval``), then each row's story (when p and the interval disagree), its
+    notes and its --robustness lines; then how the intervals were computed."""
     for r in rows:
         r["d_interval"] = r.get("effect_size_interval")
+        r["assoc_diff"] = r.get("association_difference")
+        r["assoc_diff_interval"] = r.get("association_difference_interval")
     print_table(rows, columns, out)
     for r in rows:
+        if r.get("story"):
+            out.write(f"story [{r['test']}]: {r['story']}\n")
         for note in r["notes"]:
             out.write(f"note [{r['test']}]: {note}\n")
         if robustness:
             write_robustness(r, out)
+    methods = dict.fromkeys(r["effect_size_interval"]["method"] for r in rows if r.get("effect_size_interval"))
+    for method in methods:
+        out.write(f"intervals: {method}\n")
 
 
 def write_robustness(row: dict[str, Any], out: Any) -> None:
-    """The --robustness lines of one table row: the stability verdict with its rule, the words that move d most,
+    """The --robustness lines of one table row: the stability verdict with its reason and rule, the subsets'
+    shares, the words that move d most,
     the words whose removal flips the sign or the significance, and the templates' spread (SEAT)."""
     test, st = row["test"], row["stability"]
-    out.write(f"stability [{test}]: {st['verdict']} ({format_value(100 * st['share_same_sign'], 'percent')}% same "
-              f"sign, {format_value(100 * st['share_significant'], 'percent')}% significant); rule: {st['rule']}"
-              + (f"; here {st['sign_only']}" if st.get("sign_only") else "") + "\n")
+    out.write(f"stability [{test}]: {st['verdict']}: {st['reason']} (subsets: "
+              f"{format_value(100 * st['share_same_sign'], 'percent')}% same sign, "
+              f"{format_value(100 * st['share_significant'], 'percent')}% significant); rule: {st['rule']}"
+              + (f"; here {st['share_significant_note']}" if st.get("share_significant_note") else "") + "\n")
     movers = sorted((r for r in row["influence"] if r["effect_size_change"] is not None),
                     key=lambda r: -abs(r["effect_size_change"]))[:3]
     shown = ", ".join(f"{r['word']!r} ({r['set']}) d {format_value(r['effect_size_without'], 'effect')}"
@@ -159,6 +184,7 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
         n_samples=args.permutations, seed=args.seed, ddof=args.ddof, alternative=args.alternative,
         method="parametric" if args.parametric else "auto", model_options=device_options(args),
         level=args.level, n_resamples=args.resamples, robustness=args.robustness, alpha=args.alpha, k=args.subsets,
+        **_interval_options(args),
     )
     if args.format == "json":
         json.dump(rows[0] if len(rows) == 1 else rows, out, indent=2)

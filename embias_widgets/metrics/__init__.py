@@ -11,7 +11,15 @@ from .association import (
     weat_from_associations,
 )
 from .bbq import BbqCell, BbqScores, answer_index_from_text, bbq_scores
-from .bootstrap import BootstrapInterval, effect_size_interval, effect_size_interval_from_cosines
+from .bootstrap import (
+    AssociationIntervals,
+    BootstrapInterval,
+    association_intervals,
+    association_intervals_from_cosines,
+    bca_interval,
+    effect_size_interval,
+    effect_size_interval_from_cosines,
+)
 from .ceat import CeatSamples, MetaAnalysis, ceat_samples, random_effects
 from .likelihood import (
     GroupBiasScore,
@@ -55,6 +63,7 @@ from .senses import (
 )
 
 __all__ = [
+    "AssociationIntervals",
     "AssociationResult",
     "BbqCell",
     "BbqScores",
@@ -77,10 +86,13 @@ __all__ = [
     "SubsetStability",
     "Subspace",
     "answer_index_from_text",
+    "association_intervals",
+    "association_intervals_from_cosines",
     "attention_received",
     "aul_score",
     "aula_score",
     "bbq_scores",
+    "bca_interval",
     "ceat_samples",
     "cosine_bias",
     "cosine_matrix",

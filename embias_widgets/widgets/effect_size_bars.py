@@ -44,7 +44,8 @@ def robustness_of(result: Any, alpha: float) -> dict[str, Any]:
     if hasattr(result, "influence") and result.effect_size is not None:
         out["influence"] = mark_movers(result.influence(alpha=alpha))
     if hasattr(result, "stability") and result.effect_size is not None:
-        keep = ("verdict", "rule", "k", "keep", "share_same_sign", "share_significant", "sign_only")
+        keep = ("verdict", "reason", "story", "rule", "k", "keep", "share_same_sign", "share_significant",
+                "share_significant_note")
         record = result.stability(alpha=alpha)
         out["stability"] = {k: record[k] for k in keep if k in record}
     return out
@@ -95,8 +96,9 @@ class EffectSizeBars(EmbiasWidget):
     effect_size_interval = traitlets.Dict().tag(sync=True)
     """``{"low", "high", "level", "method"}``: the bootstrap interval of d drawn as whiskers (``{}``: none)."""
     stability = traitlets.Dict().tag(sync=True)
-    """``{"verdict", "rule", "k", "keep", "share_same_sign", "share_significant"}`` from the result's
-    ``stability()`` (``{}``: not computed); the verdict is shown beside d with its rule."""
+    """``{"verdict", "reason", "story", "rule", "k", "keep", "share_same_sign", "share_significant",
+    "share_significant_note"}`` from the result's ``stability()`` (``{}``: not computed); the verdict is shown
+    beside d with its reason (the one-sentence story when p and the interval disagree) and its rule."""
     influence = traitlets.List(traitlets.Dict()).tag(sync=True)
     """``[{"set", "category", "word", "effect_size_without", "effect_size_change", "p_value_without",
     "flips_sign", "flips_significance", "mover"}]`` from the result's ``influence()``: d with each word left

@@ -17,8 +17,8 @@ export function figureSpec(model) {
     ? "d undefined"
     : `d = ${formatValue(d, "effect")} ${intervalText(model.get("effect_size_interval"))}   ${p === null || p === undefined ? "p = n/a" : formatStat("p", p, "p")}${model.get("significant") ? " *" : ""}   n = ${count("targ1")} + ${count("targ2")} target words`;
   const stability = model.get("stability") || {};
-  const trust = stability.verdict ? `subset stability: ${stability.verdict} (${stability.rule}`
-    + `${stability.sign_only ? `; here ${stability.sign_only}` : ""})` : "";
+  const trust = stability.verdict ? `stability: ${stability.verdict}${stability.reason ? `: ${stability.reason}` : ""} `
+    + `(${stability.rule})` : "";
   const cos = model.get("cos_label") || "mean cos";
   const name = model.get("model_name") || "";
   const subtitle = model.get("subtitle") || "";

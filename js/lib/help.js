@@ -64,13 +64,13 @@ export const HELP = {
   },
   interval: {
     term: "interval of d (whiskers)",
-    text: "The percentile bootstrap interval of d: the words of each of X, Y, A and B are drawn with replacement within their set many times (seeded) and d recomputed; the whiskers span the middle 95% (the level is shown). A wide interval means the chosen words, not only the model, decide d.",
-    cite: "Efron (1979); Ethayarajh, Duvenaud & Hirst (2019) on how WEAT depends on the word sets",
+    text: "The BCa bootstrap interval of d: the words of each of X, Y, A and B are drawn with replacement within their set many times (seeded) and d recomputed; the interval is read from those replicates, corrected for their bias and skew. It is an interval for d with other words of the same kinds (the level is shown); the p-value answers for these words. A wide interval means the chosen words, not only the model, decide d.",
+    cite: "Efron (1987), bias-corrected and accelerated intervals; Ethayarajh, Duvenaud & Hirst (2019) on how WEAT depends on the word sets",
   },
   stability: {
     term: "stable / fragile",
-    text: "Over many seeded random subsets, each keeping 80% of every set's words, how often d keeps its sign and stays significant. The rule is shown beside the verdict: stable when at least 95% keep the sign and at least 80% stay significant, else fragile.",
-    cite: "Antoniak & Mimno (2021), Bad Seeds: Evaluating Lexical Methods for Bias Measurement, ACL",
+    text: "Stable when the test is significant (with these words) and the interval of d excludes 0 (with other words of the same kinds); otherwise fragile, with one sentence saying why, e.g. significant for these words while the interval over word choice includes 0. Random subsets keeping 80% of every set's words show how far d moves; they do not decide the verdict.",
+    cite: "Efron (1987); Antoniak & Mimno (2021), Bad Seeds: Evaluating Lexical Methods for Bias Measurement, ACL",
   },
   influence: {
     term: "word influence",

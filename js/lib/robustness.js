@@ -35,14 +35,16 @@ export function intervalText(interval) {
   return `${Math.round(100 * interval.level)}% CI ${formatInterval(interval, "effect")}`;
 }
 
-/** The verdict beside d and the line that states its numbers and its rule (empty nodes without one). */
+/** The verdict beside d and the line that states why (its reason: the one sentence when p and the interval
+ * disagree), the subsets' shares and the rule (empty nodes without one). */
 export function verdictNodes(stability) {
   if (!stability || !stability.verdict) return { badge: null, line: "" };
   const pct = (v) => `${Math.round(100 * Number(v))}%`;
   const badge = h("span", { className: `esb-verdict esb-${stability.verdict}`, text: stability.verdict, title: stability.rule || "" });
-  const line = `Subset stability: ${stability.verdict} (${pct(stability.share_same_sign)} of ${stability.k} subsets keep d's sign, `
-    + `${pct(stability.share_significant)} stay significant). Rule: ${stability.rule}.`
-    + (stability.sign_only ? ` Here ${stability.sign_only}.` : "");
+  const why = stability.reason ? `: ${stability.reason}` : "";
+  const line = `Stability: ${stability.verdict}${why}. Over ${stability.k} subsets keeping ${pct(stability.keep)} of each set's words, `
+    + `${pct(stability.share_same_sign)} keep d's sign and ${pct(stability.share_significant)} stay significant. Rule: ${stability.rule}.`
+    + (stability.share_significant_note ? ` Here ${stability.share_significant_note}.` : "");
   return { badge, line };
 }
 

@@ -128,7 +128,10 @@ def test_whiskers_verdict_layout_and_influence(lab_server, page, timings, theme)
     expect(value).to_contain_text("95% CI [")
     expect(value).to_contain_text("correction for multiple tests: none (one test)")
     expect(value.locator(".esb-verdict")).to_have_text(verdict)
-    expect(bars.locator(".esb-rule")).to_contain_text("Rule: stable when at least 95%")
+    expect(bars.locator(".esb-rule")).to_contain_text("Rule: stable when the test is significant")
+    # weat6 on GloVe: significant, and its interval excludes 0: p and interval agree, so no story sentence
+    expect(bars).to_have_attribute("data-story", "")
+    expect(bars.locator(".esb-story")).to_have_count(0)
 
     sense = page.locator(".embias-sense-explorer").first
     for width in WIDTHS:

@@ -19,6 +19,7 @@ from ...palette import altair_scale, set_colors
 from ...stimuli import SET_KEYS
 from .merging import MergedItems
 from .robustness import (
+    finding_story,
     influence_method,
     influence_records,
     interval_record,
@@ -30,14 +31,16 @@ from .robustness import (
 
 
 def association_record(test: str, model: str, options: str, core: AssociationResult) -> dict[str, Any]:
-    """The headline fields of a WEAT-like result, JSON-ready: the test, model and options, then d, p and
-    how p was computed (``statistic`` is ``S = sum_X s(x) - sum_Y s(y)``, Caliskan et al. 2017)."""
+    """The headline fields of a WEAT-like result, JSON-ready: the test, model and options, then d, the
+    association difference ``mean_X s - mean_Y s`` (d's numerator), p and how p was computed (``statistic`` is
+    ``S = sum_X s(x) - sum_Y s(y)``, Caliskan et al. 2017)."""
     return {
         "test": test,
         "model": model,
         "options": options,
         "effect_size": None if core.effect_size is None else float(core.effect_size),
         "effect_size_note": core.effect_size_note,
+        "association_difference": association_difference(core),
         "p_value": float(core.pvalue),
         "statistic": float(core.statistic),
         "exact": bool(core.exact),
@@ -47,6 +50,12 @@ def association_record(test: str, model: str, options: str, core: AssociationRes
         "variant": core.variant,
         "ddof": int(core.ddof),
     }
+
+
+def association_difference(core: AssociationResult) -> float:
+    """``mean_X s - mean_Y s``: d's numerator, the difference of the mean associations in cosine units (defined
+    even where d is not)."""
+    return float(np.mean(core.association_x) - np.mean(core.association_y))
 
 
 def describe_p_value(core: AssociationResult, *, provisional_of: int | None = None) -> str:
@@ -86,6 +95,9 @@ class AssociationTestResult:
     notes: tuple[str, ...]
     core: AssociationResult
     interval: BootstrapInterval | None = field(default=None)
+    """The bootstrap interval of d (see :meth:`interval_record`), or None."""
+    difference_interval: BootstrapInterval | None = field(default=None)
+    """The bootstrap interval of ``mean_X s - mean_Y s`` from the same resamples, or None."""
     provisional_of: int | None = field(default=None)
     """When set, p is over the first block of sampled splits only (a quick
     first look); the full run samples ``provisional_of`` splits."""
@@ -125,21 +137,36 @@ class AssociationTestResult:
         return [o.item for key in SET_KEYS for o in self.oov.get(key, ())]
 
     def summary(self) -> str:
-        """One line: d with its interval, p and how p was computed."""
+        """One line: d with its interval, p and how p was computed, and the association difference with its
+        interval."""
         d = "undefined" if self.effect_size is None else f"{self.effect_size:+.4f}"
         record = self.interval_record()
+        what = "words" if self.item_words is None else "sentences"
         if record is not None:
-            what = "words" if self.item_words is None else "sentences"
-            d += f" [{record['level']:.0%} CI {record['low']:+.3f}, {record['high']:+.3f}; {what} resampled]"
+            how = record["method"].split(" ")[0]
+            d += f" [{record['level']:.0%} {how} CI {record['low']:+.3f}, {record['high']:+.3f}; {what} resampled]"
         how = f"{self.core.method}, {self.core.n_permutations:,} splits"
-        return f"{self.test} on {self.model}: d = {d}, p = {self.pvalue:.4g} ({how})"
+        diff = f"mean_X s - mean_Y s = {association_difference(self.core):+.4f}"
+        diff_record = self.difference_interval_record()
+        if diff_record is not None:
+            diff += f" [{diff_record['low']:+.4f}, {diff_record['high']:+.4f}]"
+        return f"{self.test} on {self.model}: d = {d}, p = {self.pvalue:.4g} ({how}); {diff}"
+
+    def _seed(self) -> int | None:
+        return None if self.run_options is None else self.run_options.get("seed")
 
     def interval_record(self) -> dict[str, Any] | None:
         """``{"low", "high", "level", "method"}``: the bootstrap interval of d (None when d is undefined or the
-        run computed none); ``method`` says what was resampled (words within each set), how often, the seed."""
-        seed = None if self.run_options is None else self.run_options.get("seed")
+        run computed none); ``method`` says how it was read (BCa or percentile), what was resampled (the words
+        within each set), how often, the seed and the quantity it is an interval for."""
         what = "words" if self.item_words is None else "sentences"
-        return None if self.effect_size is None else interval_record(self.interval, seed=seed, what=what)
+        return None if self.effect_size is None else interval_record(self.interval, seed=self._seed(), what=what)
+
+    def difference_interval_record(self) -> dict[str, Any] | None:
+        """``{"low", "high", "level", "method"}``: the bootstrap interval of ``mean_X s - mean_Y s`` from the same
+        resamples as d's (None when the run computed none)."""
+        what = "words" if self.item_words is None else "sentences"
+        return interval_record(self.difference_interval, seed=self._seed(), what=what)
 
     def influence(self, *, alpha: float = 0.05, significant: Any = None) -> list[dict[str, Any]]:
         """Word influence: one record per word of each set, ``{"set", "category", "word", "effect_size_without",
@@ -150,11 +177,20 @@ class AssociationTestResult:
 
     def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
                   significant: Any = None, correction: str | None = None) -> dict[str, Any]:
-        """Subset stability: d over ``k`` seeded subsets keeping ``keep`` of each set's words (at least 2); the
-        record has ``effect_sizes``, ``share_same_sign``, ``share_significant``, ``verdict`` ("stable" /
-        "fragile") and the ``rule`` in words (seed: the run's by default)."""
+        """Stability: ``verdict`` "stable" when the test is significant (``p < alpha`` unless ``significant`` is
+        given) and the interval of d over word choice excludes 0, else "fragile", with its ``reason``, the
+        one-sentence ``story`` when p and interval disagree, the ``interval`` read and the ``rule`` in words; and d
+        over ``k`` seeded subsets keeping ``keep`` of each set's words (at least 2), ``effect_sizes``,
+        ``share_same_sign``, ``share_significant``, which describe how far d moves (seed: the run's by default).
+        See :func:`~embias_widgets.analysis.association.robustness.stability_record`."""
         return stability_record(self, k=k, keep=keep, seed=seed, alpha=alpha, significant=significant,
                                 correction=correction)
+
+    def story(self, *, alpha: float = 0.05, significant: Any = None) -> str | None:
+        """One sentence when the permutation test (``p < alpha`` unless ``significant`` is given: "with these
+        words") and the interval of d ("with other words of the same kinds") disagree, e.g. "significant for
+        these words; the interval over word choice includes 0"; None when they agree or there is no interval."""
+        return finding_story(self, alpha=alpha, significant=significant)
 
     def templates(self) -> dict[str, Any] | None:
         """SEAT template sensitivity: d per template alone and the spread (None for WEAT)."""
@@ -180,6 +216,7 @@ class AssociationTestResult:
         out: dict[str, Any] = {
             **association_record(self.test, self.model, self.options, self.core),
             "effect_size_interval": self.interval_record(),
+            "association_difference_interval": self.difference_interval_record(),
             **self.counts(),
             "categories": dict(self.categories),
             "oov": self.dropped(),

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ...metrics import BootstrapInterval
+from ...metrics.bootstrap import effect_size_interval_from_cosines
 from ...metrics.robustness import (
     LeaveOneOut,
     SubsetStability,
@@ -27,30 +28,54 @@ from ...metrics.robustness import (
 )
 from ...metrics.robustness_groups import group_subset_stability, leave_groups_out
 from ...stimuli import SET_KEYS
+from .story import story_sentence, verdict_reason
 
-#: Bootstrap resamples by default: 2,000 put about 50 replicates beyond each end of a 95% percentile interval
-#: (Efron & Tibshirani 1993 ask for 1,000 or more), and cost about 10 ms at weat6's size.
+#: Bootstrap resamples by default: 2,000 put about 50 replicates beyond each end of a 95% interval (Efron &
+#: Tibshirani 1993 ask for 1,000 or more, and BCa reads its ends from the same replicates), and cost about 10 ms
+#: at weat6's size.
 DEFAULT_RESAMPLES = 2_000
 #: Subsets of the stability check by default, and the share of each set's words a subset keeps.
 DEFAULT_SUBSETS, DEFAULT_KEEP = 200, 0.8
-#: The stability rule's thresholds (ours, motivated by Antoniak & Mimno 2021): shares of the subsets.
-SAME_SIGN_SHARE, SIGNIFICANT_SHARE = 0.95, 0.80
 
 Significant = Callable[[np.ndarray], np.ndarray]
 
+_HOW = {"BCa": "BCa bootstrap (bias-corrected and accelerated, Efron 1987)",
+        "percentile": "percentile bootstrap (Efron 1979)"}
+_STATISTIC = {"effect_size": "d", "association_difference": "mean_X s - mean_Y s"}
+
 
 def interval_record(interval: BootstrapInterval | None, *, seed: int | None, what: str = "words") -> dict | None:
-    """``{"low", "high", "level", "method"}`` of a bootstrap interval of d (None when there is none)."""
+    """``{"low", "high", "level", "method"}`` of a bootstrap interval (None when there is none)."""
     if interval is None or not np.isfinite([interval.low, interval.high]).all():
         return None
     return {"low": float(interval.low), "high": float(interval.high), "level": float(interval.confidence_level),
             "method": interval_method(interval, seed=seed, what=what)}
 
 
+def choice_words(interval: BootstrapInterval | None, what: str = "words") -> str:
+    """What the interval varies, in the words of the one-sentence story: "word choice", "the choice of
+    sentences", "target-word choice (attribute words fixed)"."""
+    unit = "word" if what == "words" else what.split()[0].rstrip("s")
+    if interval is not None and interval.resample == "targets":
+        return f"target-{unit} choice (attribute {unit}s fixed)"
+    return f"{unit} choice"
+
+
 def interval_method(interval: BootstrapInterval, *, seed: int | None, what: str = "words") -> str:
-    """The interval's method in words: what is resampled, how many times, the seed."""
-    text = (f"percentile bootstrap (Efron 1979): {interval.n_resamples:,} resamples, the {what} of each of X, Y, "
-            f"A and B drawn with replacement within their set, seed {seed}")
+    """The interval's method in words: how it is read, what is resampled, how many times, the seed, and the
+    quantity it is an interval for (its estimand)."""
+    statistic = _STATISTIC.get(interval.statistic, interval.statistic)
+    if interval.resample == "targets":
+        drawn = (f"the {what} of each of X and Y drawn with replacement within their set, A and B kept as they are; "
+                 f"an interval for {statistic} with these attribute {what} over the populations of target {what} X "
+                 "and Y stand for (what the permutation test conditions on)")
+    else:
+        drawn = (f"the {what} of each of X, Y, A and B drawn with replacement within their set; an interval for "
+                 f"{statistic} over the populations of {what} the four sets stand for (other {what} of the same "
+                 "kinds)")
+    text = f"{_HOW[interval.method]}: {interval.n_resamples:,} resamples, {drawn}, seed {seed}"
+    if interval.fallback:
+        text += f"; {interval.fallback}"
     if interval.n_undefined:
         text += f"; {interval.n_undefined:,} resamples with an undefined d left out"
     return text
@@ -155,11 +180,49 @@ def significance_rule(alpha: float, correction: str | None = None) -> str:
     return f"p < alpha = {alpha:g}, no correction for multiple tests"
 
 
-def stability_rule(k: int, keep: float, rule: str) -> str:
+def stability_rule(k: int, keep: float, rule: str, interval: dict[str, Any] | None, choice: str) -> str:
     """The stable/fragile rule in words, wherever the verdict is shown."""
-    return (f"stable when at least {SAME_SIGN_SHARE:.0%} of {k} random subsets (each keeping {keep:.0%} of every "
-            f"set's words, at least 2) give d the full test's sign and at least {SIGNIFICANT_SHARE:.0%} are "
-            f"significant ({rule}); otherwise fragile. Our rule, motivated by Antoniak & Mimno (2021)")
+    if interval:
+        how = interval["method"].split(":")[0]
+        which = f"the {interval['level']:.0%} {how} interval of d over {choice}"
+    else:
+        which = f"the interval of d over {choice}"
+    return (f"stable when the test is significant ({rule}) and {which} excludes 0 on d's side: the finding holds "
+            f"for these words and for other words of the same kinds; otherwise fragile. The {k} random subsets "
+            f"(each keeping {keep:.0%} of every set's words, at least 2; Antoniak & Mimno 2021) show how far d "
+            "moves and do not enter the verdict")
+
+
+def unit_of(result: Any) -> str:
+    """What the interval resamples, in the method text's words: "words", "sentences" (SEAT) or the result's
+    ``interval_unit`` (sense WEAT's items)."""
+    return getattr(result, "interval_unit", None) or ("words" if result.item_words is None else "sentences")
+
+
+def verdict_interval(result: Any, *, seed: int | None) -> BootstrapInterval | None:
+    """The interval the verdict reads: the run's own (the one every display shows beside d) or, when the run
+    computed none, the default (BCa, the four sets resampled, 95%, :data:`DEFAULT_RESAMPLES`, ``seed``) from
+    the run's cosines. None when d is undefined."""
+    if result.effect_size is None:
+        return None
+    if getattr(result, "interval", None) is not None:
+        return result.interval
+    cos_a, cos_b = result.cosines
+    return effect_size_interval_from_cosines(cos_a, cos_b, len(result.items["targ1"]), variant=result.core.variant,
+                                             ddof=result.core.ddof, n_resamples=DEFAULT_RESAMPLES, rng=seed)
+
+
+def finding_story(result: Any, *, alpha: float = 0.05, significant: Significant | None = None) -> str | None:
+    """The one sentence (:func:`~.story.story_sentence`) when the result's permutation test (significant by
+    ``significant``, else ``p < alpha``) and its interval of d over word choice disagree; None when they agree
+    or the run computed no interval."""
+    if result.effect_size is None or getattr(result, "interval", None) is None:
+        return None
+    unit = unit_of(result)
+    full_sig = bool(np.asarray(significance(alpha, significant)(np.array([np.nan_to_num(result.pvalue, nan=1.0)])))[0])
+    record = {"low": float(result.interval.low), "high": float(result.interval.high)}
+    return story_sentence(full_sig, record, result.effect_size, choice=choice_words(result.interval, unit),
+                          these=f"these {unit.split()[0]}", alternative=result.core.alternative)
 
 
 def subset_draws(result: Any, *, k: int, keep: float, seed: int | None) -> SubsetStability:
@@ -177,8 +240,12 @@ def stability_record(
     result: Any, *, k: int = DEFAULT_SUBSETS, keep: float = DEFAULT_KEEP, seed: int | None = None,
     alpha: float = 0.05, significant: Significant | None = None, correction: str | None = None,
 ) -> dict[str, Any]:
-    """The subset-stability record: d over ``k`` seeded subsets, the shares with d's sign and significant, the
-    verdict and its rule. ``seed`` defaults to the run's seed."""
+    """The stability record: the verdict (``"stable"`` / ``"fragile"``, :func:`~.story.verdict_reason`: the test
+    significant and the interval of d over word choice excluding 0), its ``reason``, the one-sentence ``story``
+    when p and interval disagree (None when they agree), the ``interval`` the verdict read
+    (:func:`verdict_interval`) and the ``rule``; then d over ``k`` seeded subsets and the shares with d's sign
+    and significant, which describe how far d moves and do not enter the verdict. ``seed`` defaults to the
+    run's seed."""
     seed = result.run_options["seed"] if seed is None and result.run_options else seed
     draws = subset_draws(result, k=k, keep=keep, seed=seed)
     d = draws.effect_sizes
@@ -186,27 +253,33 @@ def stability_record(
     same = float(np.mean(np.sign(np.nan_to_num(d, nan=0.0)) == sign)) if sign else 0.0
     is_sig = significance(alpha, significant)
     sig = float(np.mean(is_sig(np.nan_to_num(draws.pvalues, nan=1.0))))
-    rule = stability_rule(k, keep, significance_rule(alpha, correction))
     # A subset's p is at least 1/splits: when even that is not significant (few words, a strict correction), no
-    # subset can be, and the share significant says nothing about the words: the verdict rests on the sign alone.
+    # subset can be, and the share significant says nothing about the words.
     p_floor = 1.0 / draws.n_permutations
     reachable = bool(np.asarray(is_sig(np.array([p_floor])))[0])
     full_sig = bool(np.asarray(is_sig(np.array([np.nan_to_num(result.pvalue, nan=1.0)])))[0])
-    sign_only = None if reachable else (
-        f"no subset can be significant: its smallest attainable p, 1/{draws.n_permutations:,} = {p_floor:.2g}, is "
-        "not significant by the rule, so the verdict rests on the subsets' sign and the full test's significance")
-    stable = same >= SAME_SIGN_SHARE and (sig >= SIGNIFICANT_SHARE if reachable else full_sig)
+    unit = unit_of(result)
+    interval = verdict_interval(result, seed=seed)
+    record = interval_record(interval, seed=seed, what=unit)
+    words = dict(choice=choice_words(interval, unit), these=f"these {unit.split()[0]}",
+                 alternative=result.core.alternative)
+    verdict, reason = verdict_reason(full_sig, record, result.effect_size, **words)
     defined = d[np.isfinite(d)]
     quantiles = (0.025, 0.25, 0.5, 0.75, 0.975)
     return {
+        "verdict": verdict, "reason": reason,
+        "story": story_sentence(full_sig, record, result.effect_size, **words),
+        "significant": full_sig, "interval": record,
+        "rule": stability_rule(k, keep, significance_rule(alpha, correction), record, words["choice"]),
         "k": k, "keep": keep, "seed": seed, "sizes": draws.sizes,
         "effect_sizes": [float(v) if np.isfinite(v) else None for v in d],
         "effect_size_quantiles": ({str(q): float(v) for q, v in zip(quantiles, np.quantile(defined, quantiles),
                                                                    strict=True)} if defined.size else None),
-        "share_same_sign": same, "share_significant": sig,
-        "verdict": "stable" if stable else "fragile",
-        "significance_reachable": reachable, "sign_only": sign_only,
-        "rule": rule, "exact": draws.exact, "n_permutations": int(draws.n_permutations),
+        "share_same_sign": same, "share_significant": sig, "significance_reachable": reachable,
+        "share_significant_note": None if reachable else (
+            f"no subset can be significant: its smallest attainable p, 1/{draws.n_permutations:,} = {p_floor:.2g}, "
+            "is not significant by the rule, so the share significant says nothing about the words"),
+        "exact": draws.exact, "n_permutations": int(draws.n_permutations),
     }
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ...metrics import cosine_matrix, permutation, weat
-from ...metrics.bootstrap import effect_size_interval_from_cosines
+from ...metrics.bootstrap import association_intervals_from_cosines
 from ...metrics.permutation import first_block_samples
 from ...metrics.samplers import DEFAULT_SAMPLER
 from ...models import OutOfVocabulary, load_model
@@ -23,6 +23,7 @@ from ...stimuli import SET_KEYS, AssociationTestSpec, WordSet, resolve_test
 from .merging import MergedItems, merge_same_vectors
 from .result import AssociationTestResult
 from .robustness import DEFAULT_RESAMPLES
+from .story import calibration_notes
 from .validation import SET_ROLES, AssociationInputError, check_study_options, clean_set, options_string
 
 
@@ -182,11 +183,15 @@ class AssociationTest:
     # -- running -----------------------------------------------------------
     def run(
         self, *, confidence_interval: bool = True, level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
-        provisional: bool = False,
+        provisional: bool = False, interval_method: str = "BCa", resample: str = "all",
     ) -> AssociationTestResult:
-        """Run the test, with the bootstrap interval of d at ``level`` (on by default; ``confidence_interval=False``
-        leaves it out): ``n_resamples`` resamples of the words within each set, seeded by the study's seed
-        (:func:`embias_widgets.metrics.bootstrap.effect_size_interval_from_cosines`, from the run's cosines).
+        """Run the test, with the bootstrap intervals of d and of the association difference
+        ``mean_X s - mean_Y s`` at ``level`` (on by default; ``confidence_interval=False`` leaves them out):
+        ``n_resamples`` resamples of the words within each set, seeded by the study's seed
+        (:func:`embias_widgets.metrics.bootstrap.association_intervals_from_cosines`, from the run's cosines).
+        ``interval_method``: ``"BCa"`` (default) or ``"percentile"``; ``resample``: ``"all"`` four sets
+        (default: an interval over the word populations the lists stand for) or ``"targets"`` (A and B kept:
+        the interval with these attribute words, as the permutation test conditions on them).
 
         With ``provisional``, a sampled test draws only the first block of
         the full run's splits (same seed and sampler: exactly the full run's
@@ -196,7 +201,8 @@ class AssociationTest:
         The result keeps the cosine matrices, so its :meth:`~AssociationTestResult.influence`,
         :meth:`~AssociationTestResult.stability` and :meth:`~AssociationTestResult.templates` encode nothing.
         """
-        check_study_options(confidence_level=level, n_resamples=n_resamples)
+        check_study_options(confidence_level=level, n_resamples=n_resamples, interval_method=interval_method,
+                            resample=resample)
         enc = self.encoded()
         X, Y, A, B = (enc[k][1] for k in SET_KEYS)
         options = dict(self.options)
@@ -208,11 +214,12 @@ class AssociationTest:
         core = weat(X, Y, A, B, rng=self.seed, **options)
         W = np.vstack([X, Y])
         cos_a, cos_b = cosine_matrix(W, A), cosine_matrix(W, B)
-        interval = None
+        intervals = None
         if confidence_interval and core.effect_size is not None:
-            interval = effect_size_interval_from_cosines(
+            intervals = association_intervals_from_cosines(
                 cos_a, cos_b, len(X), variant=self.options["variant"], ddof=self.options["ddof"],
-                n_resamples=n_resamples, confidence_level=level, rng=self.seed,
+                n_resamples=n_resamples, confidence_level=level, method=interval_method, resample=resample,
+                rng=self.seed,
             )
         notes = list(self._notes)
         merged = tuple(m for k in SET_KEYS for m in self._merged.get(k, ()))
@@ -226,6 +233,9 @@ class AssociationTest:
             notes.append(f"{len(averaged)} multi-word item(s) encoded as the mean of their words' vectors")
         if core.effect_size is None:
             notes.append(f"effect size undefined: {core.effect_size_note}")
+        if intervals is not None:
+            notes.extend(calibration_notes({k: len(enc[k][0]) for k in SET_KEYS}, core.effect_size,
+                                           method=intervals.effect_size.method, resample=resample))
         reduce = np.max if self.options["variant"] == "max" else np.mean
         rows = {"targ1": slice(0, len(X)), "targ2": slice(len(X), len(W))}
         cosines = {key: (reduce(cos_a[r], axis=1), reduce(cos_b[r], axis=1)) for key, r in rows.items()}
@@ -239,7 +249,8 @@ class AssociationTest:
             averaged=averaged,
             notes=tuple(notes),
             core=core,
-            interval=interval,
+            interval=None if intervals is None else intervals.effect_size,
+            difference_interval=None if intervals is None else intervals.association_difference,
             provisional_of=provisional_of,
             merged=merged,
             attribute_cosines=cosines,

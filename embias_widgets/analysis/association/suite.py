@@ -26,7 +26,7 @@ from ...stimuli.spreadsheet_safe import tsv_text
 from .catalog import association_test_for
 from .result import AssociationTestResult
 from .robustness import DEFAULT_RESAMPLES
-from .validation import AssociationInputError
+from .validation import AssociationInputError, check_study_options
 
 RESULTS_COLUMNS = (
     "model", "options", "test", "p_value", "effect_size",
@@ -68,7 +68,9 @@ class SuiteResult:
 
     def records(self, *, robustness: bool = False, k: int = 200, keep: float = 0.8) -> list[dict[str, Any]]:
         """One JSON-ready dict per row: :meth:`AssociationTestResult.to_dict` (its ``effect_size_interval``
-        included) plus ``model`` (as given), ``significant_holm``, ``p_value_holm`` and ``alpha``. With
+        included) plus ``model`` (as given), ``significant_holm``, ``p_value_holm``, ``alpha`` and ``story`` (one
+        sentence when the Holm decision and the interval of d disagree, else None: :meth:`~AssociationTestResult.
+        story`). With
         ``robustness``, also :meth:`AssociationTestResult.robustness`'s ``influence``, ``influence_method``,
         ``stability`` (``k`` subsets keeping ``keep``) and ``templates``, significance judged as the row's:
         Holm-Bonferroni at ``alpha`` over all rows, the row's p replaced and the other rows' p kept."""
@@ -79,6 +81,7 @@ class SuiteResult:
             row["significant_holm"] = bool(self.holm.reject[i])
             row["p_value_holm"] = float(self.holm.adjusted[i])
             row["alpha"] = float(self.alpha)
+            row["story"] = result.story(significant=self.holm_significance(i))
             if robustness:
                 row.update(result.robustness(alpha=self.alpha, significant=self.holm_significance(i), k=k, keep=keep,
                                              correction=f"Holm-Bonferroni over the {len(self.results)} row(s) "
@@ -116,18 +119,26 @@ class SuiteResult:
         return {"alpha": float(self.alpha), "correction": "holm-bonferroni", "rows": self.records()}
 
     def frame(self) -> Any:
-        """pandas DataFrame: results.tsv columns, then ``p_value_holm``, ``significant_holm`` and the bootstrap
-        interval of d, ``effect_size_low``, ``effect_size_high``, ``interval_level`` (None without one; how it
-        was computed: each record's ``effect_size_interval["method"]``)."""
+        """pandas DataFrame: results.tsv columns, then ``p_value_holm``, ``significant_holm``, the bootstrap
+        interval of d (``effect_size_low``, ``effect_size_high``), the association difference ``mean_X s -
+        mean_Y s`` with its interval (``association_difference``, ``_low``, ``_high``) and ``interval_level``
+        (None without one; how it was computed: each record's ``effect_size_interval["method"]``)."""
         import pandas as pd
 
         columns = [*RESULTS_COLUMNS, "p_value_holm", "significant_holm"]
+        extra = ["effect_size_low", "effect_size_high", "association_difference", "association_difference_low",
+                 "association_difference_high", "interval_level"]
         rows = []
         for r in self.records():
             interval = r["effect_size_interval"] or {}
+            diff = r["association_difference_interval"] or {}
             rows.append({**{c: r[c] for c in columns}, "effect_size_low": interval.get("low"),
-                         "effect_size_high": interval.get("high"), "interval_level": interval.get("level")})
-        return pd.DataFrame(rows, columns=[*columns, "effect_size_low", "effect_size_high", "interval_level"])
+                         "effect_size_high": interval.get("high"),
+                         "association_difference": r["association_difference"],
+                         "association_difference_low": diff.get("low"),
+                         "association_difference_high": diff.get("high"),
+                         "interval_level": interval.get("level", diff.get("level"))})
+        return pd.DataFrame(rows, columns=[*columns, *extra])
 
     def to_tsv(self) -> str:
         """May et al.'s results.tsv layout, plus the Holm decision per row, through the csv module: text cells
@@ -191,6 +202,8 @@ def run_suite(
     progress: bool | None = None,
     level: float = 0.95,
     n_resamples: int = DEFAULT_RESAMPLES,
+    interval_method: str = "BCa",
+    resample: str = "all",
     **model_options: Any,
 ) -> SuiteResult:
     """Run every test on every model; Holm-Bonferroni at ``alpha`` over all rows.
@@ -208,11 +221,13 @@ def run_suite(
         As for :class:`AssociationTest`; the same seed for every row.
     progress
         tqdm bar over the runs; ``None`` shows it for four runs or more.
-    level, n_resamples
-        Every row's bootstrap interval of d (words resampled within each set; ``n_resamples=0``: none).
+    level, n_resamples, interval_method, resample
+        Every row's bootstrap intervals of d and of ``mean_X s - mean_Y s`` (BCa by default, the words of all
+        four sets resampled; ``n_resamples=0``: none), as for :meth:`AssociationTest.run`.
     """
     from tqdm.auto import tqdm
 
+    check_study_options(interval_method=interval_method, resample=resample)
     tests = expand_test_names(tests)
     if not tests or not models:
         raise ValueError("give at least one test and one model")
@@ -229,7 +244,8 @@ def run_suite(
     for name, model, test in tqdm(pairs, desc="association tests", unit="test", disable=not show):
         try:
             results.append(association_test_for(test, model=model, **options).run(
-                confidence_interval=n_resamples > 0, level=level, n_resamples=max(n_resamples, 1)))
+                confidence_interval=n_resamples > 0, level=level, n_resamples=max(n_resamples, 1),
+                interval_method=interval_method, resample=resample))
         except AssociationInputError as err:
             label = getattr(test, "name", test)
             raise AssociationInputError(f"test {label!r} on model {name!r}: {err}") from None

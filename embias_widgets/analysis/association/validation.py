@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...metrics.bootstrap import check_interval_options
 from ...metrics.samplers import DEFAULT_SAMPLER
 from ...metrics.validation import check_options
 from ...stimuli import clean_items
@@ -20,11 +21,13 @@ class AssociationInputError(ValueError):
     """A test that cannot run as given: names the set, the items and the fix."""
 
 
-def check_study_options(**options: Any) -> None:
-    """The metric core's checks of ``variant``, ``ddof``, ``n_samples``, ..., raised as
+def check_study_options(*, interval_method: Any = "BCa", resample: Any = "all", **options: Any) -> None:
+    """The metric core's checks of ``variant``, ``ddof``, ``n_samples``, ..., and of the interval's
+    ``interval_method`` ("BCa" or "percentile") and ``resample`` ("all" or "targets"), raised as
     :class:`AssociationInputError` (a ``ValueError``)."""
     try:
         check_options(**options)
+        check_interval_options(interval_method, resample)
     except ValueError as err:
         raise AssociationInputError(str(err)) from None
 

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from ...formatting import column_kinds, format_interval, format_value
+from ..report.verdicts import apart_sentence, row_story
 
 DEMO_MARK = "DEMO"
 FSI, PDI = "\u2068", "\u2069"
@@ -119,14 +120,17 @@ SHORT = {"weat": "WEAT", "ripa": "RIPA", "debias": "debiasing check", "seat": "S
 
 
 def finding_text(section: dict[str, Any], row: dict[str, Any]) -> str:
-    """``WEAT weat6: effect size d 1.71 [1.20, 2.05] (> 0), p (Holm) < 0.0001``."""
+    """``WEAT weat6: effect size d 1.71 [1.20, 2.05] (> 0), p (Holm) < 0.0001``; an association row whose Holm
+    decision and interval disagree ends with the sentence that says so (:func:`~..report.verdicts.row_story`):
+    ``...; significant for these words; the interval over word choice includes 0``."""
     kind = value_kind(section)
     ref = float(section["chart"].get("ref", 0.0))
     where = direction_words(row["value"], row["interval"], ref, kind)
     iv = f" {format_interval(row['interval'], kind)}" if row["interval"] else " (no interval)"
     p = f", p (Holm) {format_value(row['p_holm'], 'p')}" if row["p_holm"] is not None else ""
+    story = row_story(section, row["label"], row["value"], row["interval"], row["significant"])
     return (f"{SHORT.get(section['method'], section['method'])} {row['label']}: {section['chart']['x']} "
-            f"{format_value(row['value'], kind)}{iv} ({where}){p}")
+            f"{format_value(row['value'], kind)}{iv} ({where}){p}" + (f"; {story}" if story else ""))
 
 
 def findings(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -149,6 +153,10 @@ def findings(report: dict[str, Any]) -> list[dict[str, Any]]:
                 entry["not_significant"].append(f"{SHORT.get(s['method'], s['title'])}: " + ", ".join(
                     r["label"] for r in tested
                                                                                 if not r["significant"]))
+                apart = [r["label"] for r in tested if not r["significant"]
+                         and row_story(s, r["label"], r["value"], r["interval"], False)]
+                if apart:  # the interval excludes 0 where the test is not significant: say so
+                    entry["not_significant"][-1] += f"; {apart_sentence(s, apart)}"
             if not tested and (h := headline(s)):
                 entry["descriptive"].append(f"{SHORT.get(s['method'], s['title'])}: {h['text']}")
         entry["demo"] = list(dict.fromkeys(entry["demo"]))

@@ -92,8 +92,9 @@ def robustness_line(section: dict[str, Any]) -> str:
         i = cols.index("stability")
         verdicts = [r[i] for r in rows if r[i]]
         fragile = [str(r[0]) for r in rows if r[i] == "fragile"]
-        line = (f"Robustness: {verdicts.count('stable')} of {len(verdicts)} tests stable over random subsets of "
-                f"their words" + (f"; fragile: {', '.join(fragile)}" if fragile else ""))
+        line = (f"Robustness: {verdicts.count('stable')} of {len(verdicts)} tests stable (significant after Holm, "
+                f"and the interval over word choice excludes 0)" + (f"; fragile: {', '.join(fragile)}" if fragile
+                                                                     else ""))
         if "words flipping sign" in cols:
             j = cols.index("words flipping sign")
             flips = [str(r[0]) for r in rows if r[j]]

@@ -23,6 +23,7 @@ from .published import figures_for
 from .result import SCHEMA, ReportResult
 from .sections import TITLES, WHAT, run_debias, run_ripa, run_seat, run_sense_weat, run_weat
 from .store import SectionStore, determines
+from .verdicts import settle
 
 _HOW_TO_GET = {
     "crows-pairs": "no CrowS-Pairs file: give --crows-pairs PATH|URL (crows_pairs_anonymized.csv), or run "
@@ -266,6 +267,7 @@ class Report:
                 _close(client, self.scheduler)
             ordered = [records[s.id] for s in self.sections]
             holm = _holm(ordered, self.alpha)
+            settle(ordered, self.alpha, holm["n_tests"])  # association verdicts by the report's Holm decision
             report = self._report(ordered, fps, data, hashes, holm, time.perf_counter() - started, store.notes)
             if self.baseline is not None:
                 from ..compare.baseline import baseline_comparisons

@@ -10,7 +10,8 @@ Numbers keep full precision (only the displays round, through :mod:`embias_widge
 is read from the analysis' record wherever it has one: the key ``X_interval`` beside the score ``X`` (a dict
 ``low``, ``high``, ``level``, ``method``), and it becomes a table cell of its own column (``"95% interval"``);
 a record without one gets no interval (never an invented one). The association records' ``stability`` and
-``influence`` (issue 28) become the columns ``stability``, ``same sign %`` and ``words flipping sign``.
+``influence`` become the columns ``stability``, ``same sign %`` and ``words flipping sign``; the verdicts and
+their rule are judged again by the report's Holm decision once it is known (:mod:`.verdicts`).
 """
 
 from __future__ import annotations
@@ -136,11 +137,6 @@ def _robustness(records: list[dict[str, Any]]) -> tuple[list[str], list[list[Any
         for c, st in zip(cells, stab, strict=True):
             c += [st.get("verdict"), number(100 * st["share_same_sign"]) if st and st.get("share_same_sign")
                   is not None else None] if st else [None, None]
-        first = next(st for st in stab if st)
-        notes.append(f"stability over {first.get('k', '?')} seeded subsets keeping {first.get('keep', '?')} of each "
-                     f"set: {first.get('rule', 'rule not stated')}")
-        notes += [f"stability of {r['test']}: {st['sign_only']}" for r, st in zip(records, stab, strict=True)
-                  if st and st.get("sign_only")]
     if any(infl):
         columns.append("words flipping sign")
         for c, inf in zip(cells, infl, strict=True):

@@ -18,7 +18,7 @@ from ...metrics import AssociationResult, BootstrapInterval
 from ...metrics.senses import MaxSenseResult
 from ...palette import altair_scale, group_colors
 from ..association import MergedItems, association_record
-from ..association.robustness import influence_records, interval_record, stability_record
+from ..association.robustness import finding_story, influence_records, interval_record, stability_record
 
 LEVELS = ("sense", "word_average", "word_max")
 ROBUST_LEVELS = ("sense", "word_average")
@@ -28,6 +28,9 @@ LEVEL_TITLES = {
     "word_average": "word (eq. 7 average of senses)",
     "word_max": "word (max over sense pairs)",
 }
+ITEMS = "items (senses or lemmas)"
+LEMMAS = "lemmas (each its mean sense vector)"
+"""What the sense level's bootstrap resamples, in its method text."""
 KINDS = ("noun sense", "verb sense", "word (eq. 7)")
 """The three vectors eq. 8 compares per occupation (Figure 2's bars)."""
 
@@ -72,6 +75,8 @@ class SenseAssociationResult:
     """The levels (of :data:`LEVELS`) whose p is provisional; every d is final."""
     interval: BootstrapInterval | None = field(default=None)
     """The bootstrap interval of the sense level's d (items resampled within each set), or None."""
+    difference_interval: BootstrapInterval | None = field(default=None)
+    """The bootstrap interval of the sense level's ``mean_X s - mean_Y s`` from the same resamples, or None."""
     seed: int | None = field(default=None)
     """The study's seed (permutations and bootstrap)."""
     cosines: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
@@ -100,6 +105,7 @@ class SenseAssociationResult:
             run_options=None if self.run_options is None else {**self.run_options, "seed": self.seed},
             core=core, effect_size=core.effect_size, pvalue=core.pvalue, categories=self.categories,
             items=items, item_words=None, item_templates=None,
+            interval=self.interval if sense else self.word_interval, interval_unit=ITEMS if sense else LEMMAS,
         )
 
     def influence(self, *, alpha: float = 0.05, significant: Any = None, level: str = "sense") -> list[dict[str, Any]]:
@@ -112,10 +118,15 @@ class SenseAssociationResult:
     def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
                   significant: Any = None, correction: str | None = None, level: str = "sense") -> dict[str, Any]:
         """Subset stability of a level (the sense level, or ``level="word_average"``), as
-        :meth:`AssociationTestResult.stability <embias_widgets.analysis.AssociationTestResult.stability>`
-        (subsets of items; the verdict and its rule)."""
+        :meth:`AssociationTestResult.stability <embias_widgets.analysis.AssociationTestResult.stability>`: the
+        verdict from p and the level's interval of d, its rule, and subsets of items."""
         return stability_record(self._as_association(level), k=k, keep=keep, seed=seed, alpha=alpha,
                                 significant=significant, correction=correction)
+
+    def story(self, *, alpha: float = 0.05, significant: Any = None, level: str = "sense") -> str | None:
+        """A level's one sentence when its permutation test and its interval of d disagree (see
+        :meth:`AssociationTestResult.story <embias_widgets.analysis.AssociationTestResult.story>`)."""
+        return finding_story(self._as_association(level), alpha=alpha, significant=significant)
 
     def interval_record(self, level: str = "sense") -> dict[str, Any] | None:
         """``{"low", "high", "level", "method"}`` of a level's d: the sense level (items resampled) or
@@ -125,8 +136,12 @@ class SenseAssociationResult:
         if self.core(level).effect_size is None:
             return None
         if level == "sense":
-            return interval_record(self.interval, seed=self.seed, what="items (senses or lemmas)")
-        return interval_record(self.word_interval, seed=self.seed, what="lemmas (each its mean sense vector)")
+            return interval_record(self.interval, seed=self.seed, what=ITEMS)
+        return interval_record(self.word_interval, seed=self.seed, what=LEMMAS)
+
+    def difference_interval_record(self) -> dict[str, Any] | None:
+        """``{"low", "high", "level", "method"}`` of the sense level's ``mean_X s - mean_Y s`` (None when none)."""
+        return interval_record(self.difference_interval, seed=self.seed, what=ITEMS)
 
     def provisional_of_level(self, level: str) -> int | None:
         """:attr:`provisional_of` when the p of ``level`` is provisional, else ``None`` (what the bars take)."""
@@ -166,6 +181,7 @@ class SenseAssociationResult:
         return {
             **association_record(self.test, self.model, self.options, core),
             "effect_size_interval": self.interval_record(),
+            "association_difference_interval": self.difference_interval_record(),
             **{f"num_{k}": len(v) for k, v in self.items.items()},
             "categories": self.categories,
             "senses": self.senses,

@@ -21,7 +21,11 @@ import numpy as np
 
 from ...metrics import AssociationResult, weat
 from ...metrics.association import unit_rows
-from ...metrics.bootstrap import effect_size_interval_from_cosines
+from ...metrics.bootstrap import (
+    association_intervals_from_cosines,
+    check_interval_options,
+    effect_size_interval_from_cosines,
+)
 from ...metrics.permutation import first_block_samples
 from ...metrics.robustness_groups import max_pair_cosines
 from ...metrics.samplers import DEFAULT_SAMPLER
@@ -32,6 +36,7 @@ from ...stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items
 from ...stimuli.catalog import resolve_test
 from ...stimuli.sense_tests import is_sense_test, load_sense_test
 from ...stimuli.wordnet import WordNet, load_wordnet
+from ..association.story import calibration_notes
 from .resolve import Resolved, lemma_keys, one_item_per_lemma, resolve_item, resolve_sets
 from .result import ResolvedItem, SenseAssociationResult
 
@@ -164,7 +169,7 @@ class SenseAssociationTest:
         return self._twins[twin_key], options is not self.options
 
     def run(self, *, provisional: bool = False, confidence_interval: bool = True, level: float = 0.95,
-            n_resamples: int = 2_000) -> SenseAssociationResult:
+            n_resamples: int = 2_000, interval_method: str = "BCa", resample: str = "all") -> SenseAssociationResult:
         """Encode what is new, run the sense test (eq. 2, ``max``) and both word-level twins.
 
         With ``provisional``, a sampled test draws only the first block of the full run's splits (the same
@@ -173,11 +178,15 @@ class SenseAssociationTest:
         final, the p of the levels named in ``result.provisional_levels`` a quick estimate (twins already run in
         full are reused in full). A live editor shows it at once, then runs again without ``provisional``.
 
-        The sense level's d gets its bootstrap interval at ``level`` (on by default, ``confidence_interval=False``
-        leaves it out): ``n_resamples`` resamples of the items of each set, an item's cosine with an attribute
-        item being the max over their sense pairs, as in the test (:func:`item_cosines`). The eq. 7 word level's
-        d gets one the same way, over its lemmas (each its mean sense vector).
+        The sense level's d and its association difference get their bootstrap intervals at ``level`` (on by
+        default, ``confidence_interval=False`` leaves them out): ``n_resamples`` resamples of the items of each
+        set, an item's cosine with an attribute item being the max over their sense pairs, as in the test
+        (:func:`item_cosines`); ``interval_method`` ``"BCa"`` (default) or ``"percentile"``, ``resample``
+        ``"all"`` (default) or ``"targets"`` (attribute items kept), as for
+        :meth:`AssociationTest.run <embias_widgets.analysis.association.AssociationTest.run>`. The eq. 7 word
+        level's d gets one the same way, over its lemmas (each its mean sense vector).
         """
+        check_interval_options(interval_method, resample)
         resolved, item_notes = resolve_sets(
             self.spec, self.model, self._wordnet(), drop_unknown_lemmas=self.drop_unknown_lemmas
         )
@@ -197,11 +206,11 @@ class SenseAssociationTest:
         item_sets = [[item_vectors(r) for r in resolved[k]] for k in SET_KEYS]
         sense = sense_weat(*item_sets, rng=self.seed, **(quick or self.options))
         cosines = item_cosines(item_sets)
-        interval = None
+        intervals = None
         if confidence_interval and sense.result.effect_size is not None:
-            interval = effect_size_interval_from_cosines(
+            intervals = association_intervals_from_cosines(
                 *cosines, n_x, variant="max", ddof=self.options["ddof"], n_resamples=n_resamples,
-                confidence_level=level, rng=self.seed,
+                confidence_level=level, method=interval_method, resample=resample, rng=self.seed,
             )
         word_items, merged = one_item_per_lemma(resolved)
         (word_average, word_max), twins_quick = self._word_twins(word_items, groups, provisional=provisional)
@@ -212,13 +221,17 @@ class SenseAssociationTest:
         if confidence_interval and word_average.effect_size is not None:
             word_interval = effect_size_interval_from_cosines(
                 *word_cosines, len(word_items["targ1"]), variant=self.word_variant, ddof=self.options["ddof"],
-                n_resamples=n_resamples, confidence_level=level, rng=self.seed,
+                n_resamples=n_resamples, confidence_level=level, method=interval_method, resample=resample,
+                rng=self.seed,
             )
         quick_levels = (("sense",) if quick else ()) + (("word_average", "word_max") if twins_quick else ())
         notes = [*self.spec.notes, *item_notes.values(), *(f"word level: {m.message()} (senses of one lemma)"
                                                           for m in merged)]
         if self.senses == "average" and any(not r.is_key for k in SET_KEYS for r in resolved[k]):
             notes.append("lemma items use the eq. 7 average of their sense vectors (senses='average')")
+        if intervals is not None:
+            notes += calibration_notes({k: len(resolved[k]) for k in SET_KEYS}, sense.result.effect_size,
+                                       method=intervals.effect_size.method, resample=resample)
         options = f"variant=max,ddof={self.options['ddof']},senses={self.senses}"
         if self.options["sampler"] != DEFAULT_SAMPLER:  # other draws for the same seed: say so
             options += f",sampler={self.options['sampler']}"
@@ -238,7 +251,8 @@ class SenseAssociationTest:
             word_items=word_items,
             provisional_of=self.options["n_samples"] if quick_levels else None,
             provisional_levels=quick_levels,
-            interval=interval,
+            interval=None if intervals is None else intervals.effect_size,
+            difference_interval=None if intervals is None else intervals.association_difference,
             seed=self.seed,
             cosines=cosines,
             word_interval=word_interval,

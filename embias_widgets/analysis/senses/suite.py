@@ -45,10 +45,13 @@ def uses_senses(tests: Iterable[str], models: Iterable[Any]) -> bool:
 
 def run_sense_suite(tests: Iterable[str], models: Iterable[Any], *, senses: str = "max",
                     model_options: dict[str, Any] | None = None, level: float = 0.95, n_resamples: int = 2_000,
-                    robustness: bool = False, alpha: float = 0.01, k: int = 200, **options: Any) -> list[dict]:
+                    robustness: bool = False, alpha: float = 0.01, k: int = 200, interval_method: str = "BCa",
+                    resample: str = "all", **options: Any) -> list[dict]:
     """Every test on every sense model; one record per (test, model) as :meth:`SenseAssociationResult.to_dict`
     (``model_options``, e.g. ``device`` and ``dtype``, go to :func:`~embias_widgets.models.load_sense_model`;
-    ``level`` and ``n_resamples``: the sense level's bootstrap interval of d, none when ``n_resamples=0``; with
+    ``level``, ``n_resamples``, ``interval_method``, ``resample``: the sense level's bootstrap intervals of d and
+    of ``mean_X s - mean_Y s`` (BCa over all four sets by default), none when ``n_resamples=0``; ``story``: one
+    sentence when ``p < alpha`` and the interval of d disagree (else None); with
     ``robustness``, each record also holds the sense level's ``influence`` and ``stability`` (``k`` subsets),
     significant meaning ``p < alpha``, uncorrected)."""
     names = [n for t in tests for n in (sense_test_names() if t == "all" else [t])]
@@ -59,8 +62,10 @@ def run_sense_suite(tests: Iterable[str], models: Iterable[Any], *, senses: str 
             # word tests read as lemmas leave out what WordNet lacks, as word tests leave out OOV words
             study = SenseAssociationTest(name, model=loaded, senses=senses, drop_unknown_lemmas=not is_sense_test(name),
                                          **options)
-            result = study.run(confidence_interval=n_resamples > 0, level=level, n_resamples=max(n_resamples, 1))
+            result = study.run(confidence_interval=n_resamples > 0, level=level, n_resamples=max(n_resamples, 1),
+                               interval_method=interval_method, resample=resample)
             row = result.to_dict()
+            row["story"] = result.story(alpha=alpha)
             if robustness:
                 row["influence"] = result.influence(alpha=alpha)
                 row["influence_method"] = ("each item of each set left out in turn at the sense level (max over "
