@@ -54,3 +54,16 @@ def test_conventions_and_bad_input(race) -> None:
         BbqResult.from_predictions(items, pred, np.ones((4880, 2)))
     with pytest.raises(TypeError, match="`items` must be BbqItems"):
         BbqResult.from_predictions({"label": 1}, pred)
+
+
+def test_a_category_with_few_templates_is_warned_about_its_interval(shared_data) -> None:
+    from embias_widgets.analysis.bbq.result import FEW_TEMPLATES, BbqResult
+    from embias_widgets.stimuli.bbq import load_bbq
+
+    items = load_bbq(shared_data / "bbq" / "data", categories=["Age"])
+    few = items.subset(np.isin(items.question_index, sorted(set(items.question_index))[:8]))
+    pred = few.label.copy()
+    res = BbqResult.from_predictions(few, pred, n_resamples=200)
+    assert any(f"fewer than {FEW_TEMPLATES} templates (Age)" in n for n in res.notes)
+    whole = BbqResult.from_predictions(items, items.label.copy(), n_resamples=200)  # 25 templates: no such note
+    assert not any("fewer than" in n for n in whole.notes)
