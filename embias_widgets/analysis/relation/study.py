@@ -132,8 +132,8 @@ class RelationProjection:
     # -- running -----------------------------------------------------------
     def run(self, *, level: float = DEFAULT_LEVEL, n_resamples: int = DEFAULT_RIPA_RESAMPLES,
             seed: int = 0) -> RelationProjectionResult:
-        """Build ``b`` and score every word (``RIPA(w) = <w, b>``), each with its bootstrap interval over the
-        relation pairs at ``level`` (``n_resamples`` seeded replicates, ``b`` recomputed each time:
+        """Build ``b`` and score every word (``RIPA(w) = <w, b>``), each with its bias-corrected bootstrap interval
+        over the relation pairs at ``level`` (``n_resamples`` seeded replicates, ``b`` recomputed each time:
         :func:`~embias_widgets.metrics.relation_intervals.ripa_intervals`; ``n_resamples=0``: none)."""
         pairs, X, Y, notes, oov = self.encoded_pairs()
         rel = relation_vector(X, Y)
