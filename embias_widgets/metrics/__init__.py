@@ -12,6 +12,7 @@ from .association import (
 )
 from .bootstrap import BootstrapInterval, effect_size_interval, effect_size_interval_from_cosines
 from .ceat import CeatSamples, MetaAnalysis, ceat_samples, random_effects
+from .ceat_inference import CeatTest, ceat_test
 from .likelihood import (
     GroupBiasScore,
     PairBiasScore,
@@ -54,6 +55,7 @@ __all__ = [
     "AssociationResult",
     "BootstrapInterval",
     "CeatSamples",
+    "CeatTest",
     "EffectSize",
     "GroupBiasScore",
     "HolmResult",
@@ -71,6 +73,7 @@ __all__ = [
     "aul_score",
     "aula_score",
     "ceat_samples",
+    "ceat_test",
     "cosine_bias",
     "cosine_matrix",
     "effect_size",
