@@ -45,7 +45,7 @@ def add_ceat(sub: argparse._SubParsersAction) -> None:
                    "and resampling at weat6's size with the template contexts, after the sentences are encoded once)")
     p.add_argument("--resamples", dest="n_resamples", type=int, default=_DEFAULT_RESAMPLES, metavar="R",
                    help="bootstrap replicates of the effect size's interval (each resamples words and contexts and "
-                   "draws 200 samples)")
+                   "draws 100 samples)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the samples (same seed, same numbers)")
     p.add_argument("--level", type=float, default=0.95, metavar="L",
                    help="level of the effect size's interval")

@@ -43,7 +43,7 @@ __all__ = ["DEFAULT_CEAT_RESAMPLES", "REPLICATE_SAMPLES", "CeatTest", "ceat_test
 
 DEFAULT_CEAT_RESAMPLES = 1_000
 """Bootstrap replicates of CEAT's interval unless asked otherwise."""
-REPLICATE_SAMPLES = 200
+REPLICATE_SAMPLES = 100
 """Samples of one context per word that each bootstrap replicate draws (fewer if the run draws fewer)."""
 ESTIMAND = ("the expected effect size of one CEAT sample over the populations: sets of these sizes drawn from the "
             "populations of words the lists stand for, one context per word from the population of its contexts")
