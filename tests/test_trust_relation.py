@@ -65,3 +65,16 @@ def test_chart_draws_each_interval(toy: StaticVectors) -> None:
     rows = next(rows for rows in spec["datasets"].values() if "word" in rows[0])
     nurse = next(r for r in rows if r["word"] == "nurse")
     assert (nurse["low"], nurse["high"]) == tuple(result.frame().loc[0, ["ripa_low", "ripa_high"]])
+
+
+def test_study_notes_pairs_along_two_directions() -> None:
+    """Three pairs whose differences are (1, 0.9), (1, -0.9), (1, 0.1): a strong second direction; the study
+    says so and its intervals are percentile ones."""
+    words = ["a1", "a2", "b1", "b2", "c1", "c2", "w"]
+    vectors = np.array([[1, 0.9, 0], [0, 0, 0], [1, -0.9, 0.01], [0, 0, 0], [1, 0.1, 0], [0, 0, 0], [2, 1, 0]],
+                       dtype=np.float64)
+    study = RelationProjection([("a1", "a2"), ("b1", "b2"), ("c1", "c2")], ["w"],
+                               model=StaticVectors(words, vectors, name="toy"))
+    result = study.run(n_resamples=200)
+    assert any("second direction" in n for n in result.notes)
+    assert result.to_dict()["words"][0]["ripa_interval"]["method"].startswith("percentile bootstrap")

@@ -157,6 +157,8 @@ class RelationProjection:
         if n_resamples:
             intervals = ripa_intervals(X, Y, np.vstack([vectors, X, Y]), level=level, n_resamples=n_resamples,
                                        seed=seed)
+            if intervals.note:
+                notes.append(intervals.note)
         return RelationProjectionResult(
             model=getattr(self.model, "name", type(self.model).__name__),
             pairs=pairs,
