@@ -29,7 +29,7 @@ bootstrap intervals). One pair (``p = 1``) has no interval (NaN).
 first (the pairs encode two relations), the sample's top direction mixes the two, and the replicates' b*
 swing back towards the pairs' own mixture: their mean then differs from RIPA by a pull towards it, not by a
 bias, and correcting it would double the error (the corrected interval held 0.80 in the calibration suite).
-There the interval is the plain percentile interval of the replicates (0.89-0.95 there), and
+There the interval is the plain percentile interval of the replicates (0.89-0.94 there), and
 :func:`two_directions_note` says so. The rule: ``s_2^2 >= 0.25 s_1^2`` and ``s_2^2 >= 2 s_3^2`` with ``s`` the
 differences' singular values (a second direction that stands out from the noise; never met with isotropic
 noise in the calibration suite).
@@ -190,4 +190,4 @@ def two_directions_note(singular_values: np.ndarray) -> str | None:
     return (f"the pairs' differences spread along a second direction ({sq[1] / total:.0%} of their squared length, "
             f"against {sq[0] / total:.0%} along the relation vector): the pairs encode more than one relation and b "
             "is weakly determined; RIPA's intervals over the pairs are then percentile intervals, likely too narrow "
-            "(they held the true projection in 89-95% of such simulated studies)")
+            "(they held the true projection in 89-94% of such simulated studies)")
