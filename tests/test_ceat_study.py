@@ -181,6 +181,7 @@ def test_missing_words_are_dropped_with_a_note_or_an_error(scorer):
     result = study.run(50, seed=0, level=0.9)
     assert result.missing["attr2"] == ("honeymoon",) and "honeymoon" not in result.words["attr2"]
     assert any("honeymoon" in n for n in result.notes)
+    assert any(n.startswith("fewer than 8 words in X (2), Y (2), A (2), B (2)") for n in result.notes)
     assert result.to_dict()["sets"]["attr2"]["missing_contexts"] == ["honeymoon"]
     assert result.to_dict()["effect_size_interval"]["level"] == 0.9
     strict = ContextualAssociationTest(small_spec(attr2=["honeymoon"]), model=scorer, contexts=SENTENCES,

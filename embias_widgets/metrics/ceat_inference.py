@@ -48,6 +48,9 @@ REPLICATE_SAMPLES = 100
 ESTIMAND = ("the expected effect size of one CEAT sample over the populations: sets of these sizes drawn from the "
             "populations of words the lists stand for, one context per word from the population of its contexts")
 _ROW_CELLS = 2**22  # context numbers held per chunk of replicates
+FEW_WORDS = 8
+"""Below this many words in a set the interval is likely too narrow: it held 0.91-0.92 with 4 words a set in the
+calibration suite (0.93-0.97 with 8)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,8 @@ class CeatTest:
         What the interval is for, in words.
     samples, replicates
         The ``N`` draws (for Guo & Caliskan's random effects, :func:`.random_effects`) and each replicate's mean.
+    note
+        A warning when a set has fewer than :data:`FEW_WORDS` words, else None.
     """
 
     effect_size: float
@@ -86,6 +91,7 @@ class CeatTest:
     estimand: str
     samples: CeatSamples
     replicates: np.ndarray
+    note: str | None = None
 
 
 def ceat_test(X: Sequence[np.ndarray], Y: Sequence[np.ndarray], A: Sequence[np.ndarray], B: Sequence[np.ndarray], *,
@@ -129,7 +135,17 @@ def ceat_test(X: Sequence[np.ndarray], Y: Sequence[np.ndarray], A: Sequence[np.n
         n_samples=n_samples, n_resamples=int(n_resamples), replicate_samples=per,
         n_undefined=int(reps.size - defined.size), n_permutations=int(test.n_permutations), exact=bool(test.exact),
         interval_method=interval_method, p_value_method=p_value_method, estimand=ESTIMAND, samples=drawn,
-        replicates=reps)
+        replicates=reps, note=few_words_note(sizes))
+
+
+def few_words_note(sizes: Sequence[int]) -> str | None:
+    """A warning when a set of X, Y, A, B has fewer than :data:`FEW_WORDS` words (the bootstrap over so few words
+    is too narrow), else None."""
+    few = [f"{name} ({n})" for name, n in zip("XYAB", sizes, strict=True) if n < FEW_WORDS]
+    if not few:
+        return None
+    return (f"fewer than {FEW_WORDS} words in {', '.join(few)}: the interval over words is likely too narrow (it held "
+            f"the effect in 91-92% of simulated studies with 4 words a set, 93-97% with 8)")
 
 
 def bc_interval(replicates: np.ndarray, estimate: float, level: float) -> tuple[float, float]:

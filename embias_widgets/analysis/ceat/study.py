@@ -217,6 +217,8 @@ class ContextualAssociationTest:
             raise CeatInputError(str(err)) from None
         notes = [f"{_SET_NAMES[k]}: no context holds {', '.join(missing[k])}: left out (as the authors leave out "
                  "words without contexts)" for k in SET_KEYS if missing[k]]
+        if inference.note:
+            notes.append(inference.note)
         if len(kept["targ1"]) == 1 and len(kept["targ2"]) == 1:
             notes.append("one word per target set: each sample's |d| is then sqrt(2) whatever the words (Ethayarajh "
                          "et al. 2019, proposition 2), so d says nothing; use several words per set, each in "
