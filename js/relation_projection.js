@@ -352,7 +352,7 @@ function render({ model, el }) {
       h("span", { className: "erp-legend-pairs", text: pairWords(colors) }),
       h("span", { text: "x: RIPA(w) = ⟨w, b⟩; hover a dot for its value" }),
       points.some(hasInterval)
-        ? h("span", { className: "erp-legend-whisker", text: "line through a dot: its 95% bootstrap interval over the relation pairs (b recomputed each time)" })
+        ? h("span", { className: "erp-legend-whisker", text: "line through a dot: its 95% bias-corrected bootstrap interval over the relation pairs (b recomputed each time)" })
         : null,
     );
     legend.hidden = points.length === 0;

@@ -126,6 +126,14 @@ def test_one_sample_and_bad_variances():
     one = random_effects([0.5], [0.1])
     assert (one.q, one.tau_squared, one.i_squared, one.df) == (0.0, 0.0, 0.0, 0)
     assert one.combined_effect_size == 0.5
+    # one sample whose Q rounds to 4.4e-16 > df = 0: tau^2 was (Q - df) / 0, so the combination was NaN
+    e, v = 1.3040000451301372, 0.7297670644230144
+    w = 1 / v
+    assert w * e**2 - (w * e) ** 2 / w > 0  # the rounding that made it
+    rounded = random_effects([e], [v])
+    assert (rounded.tau_squared, rounded.i_squared, rounded.df) == (0.0, 0.0, 0)
+    assert rounded.combined_effect_size == pytest.approx(e) and rounded.standard_error == pytest.approx(np.sqrt(v))
+    assert np.isfinite([*rounded.interval, rounded.p_value]).all()
     with pytest.raises(ValueError, match=r"sample 1 .*positive"):
         random_effects([0.5, 0.2], [0.1, 0.0])
     with pytest.raises(ValueError, match="one variance per effect size"):
@@ -178,7 +186,7 @@ def test_sampling_errors_name_the_problem():
     groups = synthetic_groups()
     with pytest.raises(ValueError, match="set A has no words"):
         ceat_samples(groups[0], groups[1], [], groups[3], n_samples=3)
-    with pytest.raises(ValueError, match="n_samples"):
+    with pytest.raises(ValueError, match="`n_samples` must be a whole number from 1 to 1,000,000"):
         ceat_samples(*groups, n_samples=0)
     same = [np.ones((2, 3))]
     with pytest.raises(ValueError, match="sample 0: every target word has the same association"):

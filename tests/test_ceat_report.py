@@ -39,9 +39,13 @@ def test_section_row_is_the_studys_result():
     direct = ContextualAssociationTest("weat6", model=str(tiny_mlm_dir()), contexts="templates",
                                        device="cpu").run(200, seed=2)
     assert row["test"] == "weat6" and row["n samples"] == 200
-    assert row["combined effect size"] == pytest.approx(direct.combined_effect_size, rel=1e-9)
-    assert row["95% interval"]["low"] == pytest.approx(direct.meta.interval[0], rel=1e-9)
-    assert row["I^2"] == pytest.approx(direct.meta.i_squared) and row["words without contexts"] == 0
-    assert outcome["tests"] == [{"label": "weat6", "p": direct.p_value}]
-    assert outcome["chart"]["interval"] == "95% interval" and outcome["chart"]["ref"] == 0
+    assert row["effect size d"] == pytest.approx(direct.effect_size, rel=1e-9)
+    assert (row["95% interval"]["low"], row["95% interval"]["high"]) == pytest.approx(direct.interval, rel=1e-9)
+    assert "two-stage bootstrap" in row["95% interval"]["method"]
+    assert row["paper's CES"] == pytest.approx(direct.combined_effect_size, rel=1e-9)
+    assert row["paper's I^2"] == pytest.approx(direct.meta.i_squared) and row["words without contexts"] == 0
+    assert outcome["tests"] == [{"label": "weat6", "p": direct.p_value}] and row["p"] == direct.p_value
+    assert direct.p_value >= 1 / 12_870  # the permutation p: never the paper's underflowing 1 - Phi(ES / SE)
+    assert any(n.startswith("paper's CES and I^2: Guo & Caliskan's") and "not valid" in n for n in outcome["notes"])
+    assert outcome["chart"] == {"x": "effect size d", "y": "test", "interval": "95% interval", "ref": 0}
     assert any("bleached templates" in n for n in outcome["notes"])

@@ -12,6 +12,7 @@ from _tiny_lm import tiny_scorer
 from test_ceat import ref_ceat, ref_meta
 
 from embias_widgets.analysis.ceat import CeatInputError, ContextualAssociationTest
+from embias_widgets.metrics import ceat_test
 from embias_widgets.metrics.ceat import ceat_samples, random_effects
 from embias_widgets.models.sentence_encoders.contextual import word_vectors_in_context
 from embias_widgets.stimuli import AssociationTestSpec, WordSet
@@ -154,15 +155,25 @@ def test_study_matches_the_authors_estimator_on_the_tiny_model(scorer, tmp_path)
     np.testing.assert_array_equal(result.effect_sizes, again.effect_sizes)
     assert_study_result(result)
     data = json.loads(json.dumps(result.to_dict()))
+    # the headline: the mean of the samples' d, its bootstrap interval and permutation p (ceat_test, same seed)
+    direct = ceat_test(*groups, n_samples=300, rng=3)
+    assert data["effect_size"] == pytest.approx(np.mean(again.effect_sizes), rel=1e-12) == direct.effect_size
+    assert (data["effect_size_interval"]["low"], data["effect_size_interval"]["high"]) == direct.interval
+    assert "two-stage bootstrap" in data["effect_size_interval"]["method"] and data["p_value"] == direct.p_value
+    assert data["estimand"] == direct.estimand and data["n_resamples"] == 1_000
+    # the paper's random effects, kept as a labelled reproduction that recombines from the samples
+    paper = data["guo_caliskan_random_effects"]
     recombined = random_effects([s["effect_size"] for s in data["samples"]], [s["variance"] for s in data["samples"]])
-    assert recombined.combined_effect_size == pytest.approx(data["combined_effect_size"], rel=1e-12)
-    interval = data["combined_effect_size_interval"]
+    assert recombined.combined_effect_size == pytest.approx(paper["combined_effect_size"], rel=1e-12)
+    interval = paper["combined_effect_size_interval"]
     assert (interval["low"], interval["high"]) == pytest.approx(recombined.interval)
     assert interval["level"] == 0.95 and "DerSimonian-Laird" in interval["method"]
+    assert "not valid inference" in paper["caveat"] and "combined_effect_size" not in data
     assert data["n"] == 300 == len(data["samples"])
     for key in ("q", "i_squared", "tau_squared", "p_value", "standard_error"):
-        assert data[key] == pytest.approx(getattr(recombined, key))
-    assert "ddof=1 variance" in data["variance_convention"]
+        assert paper[key] == pytest.approx(getattr(recombined, key))
+    assert "ddof=1 variance" in paper["variance_convention"]
+    assert "Reproduction of Guo & Caliskan" in result.summary() and "permutation p" in result.summary()
 
 
 def test_missing_words_are_dropped_with_a_note_or_an_error(scorer):
@@ -170,8 +181,9 @@ def test_missing_words_are_dropped_with_a_note_or_an_error(scorer):
     result = study.run(50, seed=0, level=0.9)
     assert result.missing["attr2"] == ("honeymoon",) and "honeymoon" not in result.words["attr2"]
     assert any("honeymoon" in n for n in result.notes)
+    assert any(n.startswith("fewer than 8 words in X (2), Y (2), A (2), B (2)") for n in result.notes)
     assert result.to_dict()["sets"]["attr2"]["missing_contexts"] == ["honeymoon"]
-    assert result.to_dict()["combined_effect_size_interval"]["level"] == 0.9
+    assert result.to_dict()["effect_size_interval"]["level"] == 0.9
     strict = ContextualAssociationTest(small_spec(attr2=["honeymoon"]), model=scorer, contexts=SENTENCES,
                                        missing="error")
     with pytest.raises(CeatInputError, match=r"B \(attr2\): honeymoon.*--contexts FILE"):

@@ -160,8 +160,15 @@ def test_ripa_bootstrap_equals_a_loop_over_relation_vector() -> None:
     idx = np.random.default_rng(3).integers(0, p, (400, p))
     want = np.array([W @ relation_vector(X[i], Y[i]).vector for i in idx])
     np.testing.assert_allclose(got.replicates, want, atol=1e-9)
-    np.testing.assert_allclose(got.low, np.quantile(want, 0.025, axis=0), atol=1e-9)
-    np.testing.assert_allclose(got.high, np.quantile(want, 0.975, axis=0), atol=1e-9)
+    # bias-corrected: centre 2 r - mean(r*), half-width t(p - 1) sqrt(p / (p - 1)) sd(r*)
+    estimate = W @ relation_vector(X, Y).vector
+    centre = 2 * estimate - want.mean(axis=0)
+    half = stats.t.ppf(0.975, p - 1) * np.sqrt(p / (p - 1)) * want.std(axis=0, ddof=1)
+    np.testing.assert_allclose(got.estimate, estimate, atol=1e-12)
+    np.testing.assert_allclose(got.bias, want.mean(axis=0) - estimate, atol=1e-9)
+    np.testing.assert_allclose(got.low, centre - half, atol=1e-9)
+    np.testing.assert_allclose(got.high, centre + half, atol=1e-9)
+    assert "bias-corrected bootstrap" in got.method and "population relation vector" in got.method
     again = ripa_intervals(X, Y, W, n_resamples=400, seed=3)
     np.testing.assert_array_equal(again.low, got.low)
 

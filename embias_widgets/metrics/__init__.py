@@ -21,6 +21,7 @@ from .bootstrap import (
     effect_size_interval_from_cosines,
 )
 from .ceat import CeatSamples, MetaAnalysis, ceat_samples, random_effects
+from .ceat_inference import CeatTest, ceat_test
 from .likelihood import (
     GroupBiasScore,
     PairBiasScore,
@@ -69,6 +70,7 @@ __all__ = [
     "BbqScores",
     "BootstrapInterval",
     "CeatSamples",
+    "CeatTest",
     "EffectSize",
     "GroupBiasScore",
     "HolmResult",
@@ -94,6 +96,7 @@ __all__ = [
     "bbq_scores",
     "bca_interval",
     "ceat_samples",
+    "ceat_test",
     "cosine_bias",
     "cosine_matrix",
     "effect_size",

@@ -14,11 +14,16 @@ One sample i (every word of X, Y, A, B gets one of its contexts, uniformly and i
 Random effects by DerSimonian & Laird (1986), as their ``ceat_meta``:
 
 - ``w_i = 1 / v_i``; ``Q = sum w_i e_i^2 - (sum w_i e_i)^2 / sum w_i``; ``df = N - 1``;
-- ``tau^2 = (Q - df) / (sum w_i - sum w_i^2 / sum w_i)`` when ``Q > df``, else 0;
+- ``tau^2 = (Q - df) / (sum w_i - sum w_i^2 / sum w_i)`` when ``Q > df``, else 0 (and 0 for one sample, where
+  the denominator is 0: one sample has no between-sample spread to estimate);
 - ``w*_i = 1 / (v_i + tau^2)``; combined ``ES = sum w*_i e_i / sum w*_i``, ``Var(ES) = 1 / sum w*_i``;
 - ``p = 1 - Phi(ES / sqrt(Var(ES)))``, one-sided, as theirs;
-- added here: ``I^2 = max(0, (Q - df) / Q)`` (Higgins & Thompson 2002; 0 when Q = 0) and the interval
+- added here: ``I^2 = max(0, (Q - df) / Q)`` (Higgins & Thompson 2002; 0 when Q = 0 or N = 1) and the interval
   ``ES +- z_{(1+level)/2} sqrt(Var(ES))`` (1.96 at 95%).
+
+This combination treats the N samples as independent studies, but they reuse the same few words and contexts:
+its interval and p are a reproduction of the paper, not valid inference (they shrink as N grows, whatever the
+words). :func:`~embias_widgets.metrics.ceat_inference.ceat_test` gives the valid interval and p.
 """
 
 from __future__ import annotations
@@ -38,6 +43,18 @@ VARIANCE_CONVENTION = (
 )
 _CHUNK_BYTES = 64 * 2**20  # gathered vectors (or cosines) per chunk of samples
 _FULL_COSINES = 2**23  # target x attribute contexts up to which every cosine is computed once (64 MiB)
+MAX_CEAT_SAMPLES = 1_000_000
+"""Most samples one CEAT run may draw (the paper's N is 10,000): every sample keeps one context index per word
+and its effect size and variance, so 10^9 samples would need tens of GiB."""
+
+
+def check_n_samples(n_samples: object) -> int:
+    """``n_samples`` as an int, or a ``ValueError`` naming it and its range (1 to :data:`MAX_CEAT_SAMPLES`)."""
+    whole = isinstance(n_samples, int | np.integer) and not isinstance(n_samples, bool | np.bool_)
+    if not whole or not 1 <= int(n_samples) <= MAX_CEAT_SAMPLES:
+        raise ValueError(f"`n_samples` must be a whole number from 1 to {MAX_CEAT_SAMPLES:,} (the paper: 10,000), "
+                         f"got {n_samples!r}")
+    return int(n_samples)
 
 
 @dataclass(frozen=True)
@@ -104,14 +121,15 @@ def random_effects(effect_sizes: Sequence[float] | np.ndarray, variances: Sequen
     sum_w = w.sum()
     q = float(np.sum(w * e**2) - np.sum(w * e) ** 2 / sum_w)
     df = e.size - 1
-    tau2 = (q - df) / (sum_w - np.sum(w**2) / sum_w) if q > df else 0.0
+    c = sum_w - np.sum(w**2) / sum_w  # 0 for one sample (and rounding can leave q a hair above df = 0)
+    tau2 = (q - df) / c if q > df and df > 0 and c > 0 else 0.0
     w_star = 1.0 / (v + tau2)
     es = float(np.sum(w_star * e) / np.sum(w_star))
     se = float(np.sqrt(1.0 / np.sum(w_star)))
     from scipy import stats  # here, not at import: scipy.stats costs about 1 s to import
 
     half = float(stats.norm.ppf(0.5 + level / 2)) * se
-    i2 = max(0.0, (q - df) / q) if q > 0 else 0.0
+    i2 = max(0.0, (q - df) / q) if q > 0 and df > 0 else 0.0
     return MetaAnalysis(
         combined_effect_size=es, standard_error=se, interval=(es - half, es + half), level=float(level),
         q=q, df=df, tau_squared=float(tau2), i_squared=float(i2), p_value=float(stats.norm.sf(es / se)), n=int(e.size),
@@ -155,29 +173,37 @@ def ceat_samples(X: Sequence[np.ndarray], Y: Sequence[np.ndarray], A: Sequence[n
     sample. A sample whose ``s`` has zero variance is an error naming it (``e_i`` is undefined there).
     """
     check_options(seed=rng)
-    if isinstance(n_samples, bool) or not isinstance(n_samples, int | np.integer) or n_samples < 1:
-        raise ValueError(f"`n_samples` must be a whole number of at least 1 (the paper: 10,000), got {n_samples!r}")
+    n_samples = check_n_samples(n_samples)
     stacked, counts, sizes = _word_arrays((X, Y, A, B))
+    return _draw_samples(stacked, counts, sizes, n_samples, np.random.default_rng(rng) if indices is None else None,
+                         indices)[0]
+
+
+def _draw_samples(stacked: np.ndarray, counts: np.ndarray, sizes: list[int], n_samples: int,
+                  rng: np.random.Generator | None, indices: np.ndarray | None = None) -> tuple[CeatSamples, np.ndarray]:
+    """The samples (see :func:`ceat_samples`) and ``m_j = mean_i s_ij / sd_i``, each target word's association
+    over the samples in units of its sample's spread (so ``mean_i e_i = mean_X m - mean_Y m``)."""
     nx, ny, na, _ = sizes
     if indices is None:
-        indices = np.random.default_rng(rng).integers(0, counts, size=(int(n_samples), counts.size))
+        indices = rng.integers(0, counts, size=(n_samples, counts.size))
     indices = np.asarray(indices)
     if indices.shape != (n_samples, counts.size) or (indices < 0).any() or (indices >= counts).any():
         raise ValueError(f"`indices` must be ({n_samples}, {counts.size}) context numbers, each below its word's "
                          "number of contexts")
     rows = np.concatenate([[0], np.cumsum(counts)[:-1]]) + indices
-    associations = _sample_associations(stacked, counts, rows, nx + ny, na)
-    e = np.empty(n_samples)
-    v = np.empty(n_samples)
-    for part, s in associations:
+    e, v = np.empty(n_samples), np.empty(n_samples)
+    standardised = np.zeros(nx + ny)
+    for part, s in _sample_associations(stacked, counts, rows, nx + ny, na):
         v[part] = s.var(axis=1, ddof=1)
         with np.errstate(divide="ignore", invalid="ignore"):  # a zero variance is reported below
-            e[part] = (s[:, :nx].mean(axis=1) - s[:, nx:].mean(axis=1)) / np.sqrt(v[part])
+            sd = np.sqrt(v[part])
+            e[part] = (s[:, :nx].mean(axis=1) - s[:, nx:].mean(axis=1)) / sd
+            standardised += (s / sd[:, None]).sum(axis=0)
     zero = np.flatnonzero(~(v > 0))
     if zero.size:
         raise ValueError(f"sample {int(zero[0])}: every target word has the same association s(w, A, B), so its "
                          "effect size is undefined; use contexts that tell the words apart")
-    return CeatSamples(effect_sizes=e, variances=v, indices=indices)
+    return CeatSamples(effect_sizes=e, variances=v, indices=indices), standardised / n_samples
 
 
 def _sample_associations(stacked: np.ndarray, counts: np.ndarray, rows: np.ndarray, t: int,

@@ -9,7 +9,7 @@ export const hasInterval = (p) => Number.isFinite(p.low) && Number.isFinite(p.hi
 /** {title, subtitle, lines, legend} of the exported figure; `colors`: group -> colour, `pairText`: the pairs' dots. */
 export function ripaFigure(model, colors, pairText) {
   const points = model.get("points") || [];
-  const whiskers = points.some(hasInterval) ? [["line through a dot: its 95% bootstrap interval over the relation pairs", null]] : [];
+  const whiskers = points.some(hasInterval) ? [["line through a dot: its 95% bias-corrected bootstrap interval over the relation pairs", null]] : [];
   return figureFrame({
     test: "RIPA: words projected on the relation vector b",
     model: model.get("model_name") || "model",

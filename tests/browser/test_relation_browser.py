@@ -101,8 +101,10 @@ def test_edits_redraw_points_with_python_values(lab_server, page, timings):
     assert after == pytest.approx(kernel_ripa(page, "nurse"), abs=1e-6)
     expect(widget.locator("circle.erp-point[data-word='queen'][data-group='pairs: first']")).to_have_count(1)
     ripas = [float(c.get_attribute("data-ripa")) for c in widget.locator("circle.erp-point").all()]
+    ripas += [float(w.get_attribute(k)) for w in widget.locator("line.erp-whisker").all()
+              for k in ("data-low", "data-high")]  # the axis holds every interval too
     low, high = map(float, domain.split(","))
-    if all(low <= r <= high for r in ripas):  # every point still fits: the axis did not move
+    if all(low <= r <= high for r in ripas):  # every point and interval still fits: the axis did not move
         expect(widget).to_have_attribute("data-domain", domain)
 
     # Add a word to a group: a new point, at the position Python computed; Undo removes it.

@@ -3,7 +3,8 @@
 - :mod:`.study`: :class:`ContextualAssociationTest` (a test, a contextual model, contexts; ``run()``);
 - :mod:`.result`: :class:`ContextualAssociationResult` (summary, to_dict with every sample, frame, chart).
 
-The estimator is in :mod:`embias_widgets.metrics.ceat`; the tests 11-14 and the context sources in
+The headline (effect size, interval, p) is :mod:`embias_widgets.metrics.ceat_inference`'s, the paper's
+random effects :mod:`embias_widgets.metrics.ceat`'s; the tests 11-14 and the context sources in
 :mod:`embias_widgets.stimuli.ceat_contexts`.
 """
 

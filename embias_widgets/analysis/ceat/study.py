@@ -3,7 +3,9 @@
 Each word of a test gets its contexts (:mod:`embias_widgets.stimuli.ceat_contexts`: a user's file of
 sentences, or a bundled source), each context its contextual vector (the last layer over the word's tokens,
 :mod:`embias_widgets.models.sentence_encoders.contextual`), and the metric core draws one vector per word
-``N`` times and combines the ``N`` WEAT effect sizes by random effects (:mod:`embias_widgets.metrics.ceat`).
+``N`` times: the headline is the mean of the ``N`` WEAT effect sizes with a two-stage bootstrap interval over
+words and contexts and a permutation p (:mod:`embias_widgets.metrics.ceat_inference`); Guo & Caliskan's
+random-effects combination is kept beside it as a reproduction of the paper (:mod:`embias_widgets.metrics.ceat`).
 Sentences are encoded once per study; re-running with another ``N``, seed or level re-samples only.
 """
 
@@ -14,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics.ceat import ceat_samples, random_effects
+from ...metrics.ceat import check_n_samples, random_effects
+from ...metrics.ceat_inference import DEFAULT_CEAT_RESAMPLES, ceat_test
 from ...stimuli import SET_KEYS, AssociationTestSpec
 from ...stimuli.ceat_contexts import (
     CONTEXT_SOURCES,
@@ -75,7 +78,7 @@ def _is_masked_lm(name: str) -> bool:
 
 
 class ContextualAssociationTest:
-    """CEAT: WEAT over many contexts per word, combined by random effects (Guo & Caliskan 2021).
+    """CEAT: WEAT over many contexts per word (Guo & Caliskan 2021), with a valid interval and p.
 
     Parameters
     ----------
@@ -138,8 +141,12 @@ class ContextualAssociationTest:
             elif isinstance(given, str) and given in CONTEXT_SOURCES:
                 self._contexts = bundled_contexts(self.spec, given, case_sensitive=self.case_sensitive)
             elif isinstance(given, str | Path) and Path(given).expanduser().is_file():
-                self._contexts = read_context_file(Path(given).expanduser(), self.words(),
-                                                   case_sensitive=self.case_sensitive)
+                path = Path(given).expanduser()
+                self._contexts = read_context_file(path, self.words(), case_sensitive=self.case_sensitive)
+                if not any(self._contexts.contexts.values()):
+                    what = "is empty" if not path.read_bytes().strip() else "holds no sentence with a word of the test"
+                    raise CeatInputError(f"context file {str(path)!r} {what}: give a UTF-8 text file with one sentence "
+                                         f"per line, sentences holding the words of {self.spec.name}")
             else:
                 raise CeatInputError(f"contexts {given!r} is neither a file nor a bundled source: give the path of "
                                      f"a text file (one sentence per line) or one of {', '.join(CONTEXT_SOURCES)}")
@@ -160,7 +167,7 @@ class ContextualAssociationTest:
                     by_sentence.setdefault(sentence, []).append(span)
             sentences = list(by_sentence)
             got = word_vectors_in_context(self.model, sentences, [by_sentence[t] for t in sentences],
-                                          subwords=self.subwords)
+                                          subwords=self.subwords) if sentences else []
             for sentence, vectors in zip(sentences, got, strict=True):
                 shared.update(((sentence, span), vector) for span, vector in zip(by_sentence[sentence], vectors,
                                                                                   strict=True))
@@ -190,19 +197,32 @@ class ContextualAssociationTest:
             raise CeatInputError(f"too few words with contexts in {where}: {'; '.join(lacking)}; {fix}")
         return kept, missing
 
-    def run(self, n_samples: int = DEFAULT_SAMPLES, *, seed: int | None = 0,
-            level: float = 0.95) -> ContextualAssociationResult:
-        """Draw ``n_samples`` samples (seeded) and combine them (formulas in :mod:`embias_widgets.metrics.ceat`)."""
+    def run(self, n_samples: int = DEFAULT_SAMPLES, *, seed: int | None = 0, level: float = 0.95,
+            n_resamples: int = DEFAULT_CEAT_RESAMPLES) -> ContextualAssociationResult:
+        """Draw ``n_samples`` samples (seeded): the headline effect size, its two-stage bootstrap interval
+        (``n_resamples`` replicates) and its permutation p (:func:`~embias_widgets.metrics.ceat_test`), and Guo &
+        Caliskan's random-effects combination of the same samples (:func:`~embias_widgets.metrics.random_effects`)."""
+        try:
+            check_n_samples(n_samples)  # before the encoder runs
+        except ValueError as err:
+            raise CeatInputError(str(err)) from None
         kept, missing = self._kept_sets()
         vectors = self.vectors()
         sets = [[vectors[w] for w in kept[k]] for k in SET_KEYS]
         try:
-            drawn = ceat_samples(*sets, n_samples=n_samples, rng=seed)
+            inference = ceat_test(*sets, n_samples=n_samples, rng=seed, level=level, n_resamples=n_resamples)
+            drawn = inference.samples
             meta = random_effects(drawn.effect_sizes, drawn.variances, level=level)
         except ValueError as err:
             raise CeatInputError(str(err)) from None
         notes = [f"{_SET_NAMES[k]}: no context holds {', '.join(missing[k])}: left out (as the authors leave out "
                  "words without contexts)" for k in SET_KEYS if missing[k]]
+        if inference.note:
+            notes.append(inference.note)
+        if len(kept["targ1"]) == 1 and len(kept["targ2"]) == 1:
+            notes.append("one word per target set: each sample's |d| is then sqrt(2) whatever the words (Ethayarajh "
+                         "et al. 2019, proposition 2), so d says nothing; use several words per set, each in "
+                         "several sentences")
         if self._dropped_contexts:
             notes.append(f"{self._dropped_contexts} context(s) left out: the word lay beyond the model's token limit")
         return ContextualAssociationResult(
@@ -211,7 +231,7 @@ class ContextualAssociationTest:
             contexts_source=self.contexts().source, contexts_per_word={w: len(vectors[w]) for k in SET_KEYS
                                                                        for w in kept[k]},
             missing=missing, effect_sizes=drawn.effect_sizes, variances=drawn.variances, meta=meta,
-            seed=seed if seed is None or isinstance(seed, int) else None, notes=tuple(notes),
+            inference=inference, seed=seed if seed is None or isinstance(seed, int) else None, notes=tuple(notes),
         )
 
     @property

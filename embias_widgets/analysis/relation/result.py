@@ -48,7 +48,7 @@ class RelationProjectionResult:
     notes
         What was left out and why.
     intervals
-        Bootstrap intervals over the relation pairs, rows: the words, then the pairs' first words, then
+        Bias-corrected bootstrap intervals over the relation pairs, rows: the words, then the pairs' first words, then
         their second words (:func:`~embias_widgets.metrics.relation_intervals.ripa_intervals`); ``None``
         when the run asked for none.
     """
@@ -96,7 +96,8 @@ class RelationProjectionResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the model, the pairs with their RIPA, every scored word, what was left out; each RIPA
-        with its bootstrap interval over the relation pairs (``ripa_interval``, ``ripa_first_interval``, ...)."""
+        with its bias-corrected bootstrap interval over the relation pairs (``ripa_interval``, ``ripa_first_interval``,
+        ...)."""
         first, second, words = self._bounds("first"), self._bounds("second"), self._bounds("words")
         return {
             "model": self.model,
@@ -117,7 +118,7 @@ class RelationProjectionResult:
 
     def frame(self) -> Any:
         """pandas DataFrame: word, group, ripa, norm, ``cos(w, b) = ripa / norm`` and the bounds of RIPA's
-        bootstrap interval over the relation pairs (``ripa_low``, ``ripa_high``; NaN without one)."""
+        bias-corrected bootstrap interval over the relation pairs (``ripa_low``, ``ripa_high``; NaN without one)."""
         import pandas as pd
 
         bounds = self._bounds("words")

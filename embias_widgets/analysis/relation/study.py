@@ -132,8 +132,8 @@ class RelationProjection:
     # -- running -----------------------------------------------------------
     def run(self, *, level: float = DEFAULT_LEVEL, n_resamples: int = DEFAULT_RIPA_RESAMPLES,
             seed: int = 0) -> RelationProjectionResult:
-        """Build ``b`` and score every word (``RIPA(w) = <w, b>``), each with its bootstrap interval over the
-        relation pairs at ``level`` (``n_resamples`` seeded replicates, ``b`` recomputed each time:
+        """Build ``b`` and score every word (``RIPA(w) = <w, b>``), each with its bias-corrected bootstrap interval
+        over the relation pairs at ``level`` (``n_resamples`` seeded replicates, ``b`` recomputed each time:
         :func:`~embias_widgets.metrics.relation_intervals.ripa_intervals`; ``n_resamples=0``: none)."""
         pairs, X, Y, notes, oov = self.encoded_pairs()
         rel = relation_vector(X, Y)
@@ -157,6 +157,8 @@ class RelationProjection:
         if n_resamples:
             intervals = ripa_intervals(X, Y, np.vstack([vectors, X, Y]), level=level, n_resamples=n_resamples,
                                        seed=seed)
+            if intervals.note:
+                notes.append(intervals.note)
         return RelationProjectionResult(
             model=getattr(self.model, "name", type(self.model).__name__),
             pairs=pairs,
