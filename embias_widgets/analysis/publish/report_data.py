@@ -26,7 +26,7 @@ CALIBRATION = Path(__file__).resolve().parents[2] / "calibration.json"
 CHECK_METHODS = {
     "weat": ("weat", "seat", "sense-weat"), "seat": ("seat",), "ceat": ("ceat",), "ripa": ("ripa",),
     "pairs": ("crows-pairs", "sense-pairs", "sssb"), "stereoset": ("stereoset",), "nli": ("nli",),
-    "compare": ("comparison",),
+    "compare": ("comparison",), "stability": ("weat", "seat", "sense-weat"), "bbq": ("bbq",),
 }
 """A calibration check's name (its first word before ``-``) -> the report methods its rates speak for."""
 
