@@ -77,7 +77,10 @@ def is_pairs_json(path: str | Path) -> bool:
 
 def read_pairs_json(path: str | Path, *, limit: int | None = None) -> list[SentencePair]:
     """The pairs of a "Pairs JSON" export (``[{"stereo", "anti", "bias_type"[, "sense_key", "direction"]}]``,
-    :func:`pair_record`'s layout, or CrowS-Pairs names), each checked and named by its position in the file."""
+    :func:`pair_record`'s layout, or CrowS-Pairs names), each checked and named by its position in the file;
+    at most ``limit`` (at least 1) of them."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise ValueError(f"`limit` must be at least 1, got {limit}")  # -1 would silently drop the last pair
     text = Path(path).read_text(encoding="utf-8-sig")
     try:
         records = json.loads(text)
