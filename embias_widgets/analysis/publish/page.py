@@ -51,6 +51,15 @@ def _table(columns: list[str], rows: list[list[Any]], kinds: list[str] | None = 
     return {"t": "table", "columns": list(columns), "kinds": kinds or column_kinds(columns), "rows": rows}
 
 
+def report_problem(report: Any) -> str | None:
+    """What keeps ``report`` from being drawn: a key or a section missing or of the wrong shape (the check of
+    ``ReportResult.load`` and the JupyterLab file viewer); None for a whole ``embias-report/1`` dict."""
+    from ..report.checks import SCHEMA
+    from ..report.checks import report_problem as problem_of
+
+    return problem_of(report, SCHEMA)
+
+
 def sizes_line(report: dict[str, Any]) -> str:
     """The sizes of the methods that ran (or were planned) in this report, nothing else."""
     from ..report.plan import sizes

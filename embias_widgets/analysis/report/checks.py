@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+SCHEMA = "embias-report/1"
+"""The ``schema`` of every ``report.json`` this version writes and reads."""
 STATUSES = ("done", "skipped", "failed")
 
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA = "embias-report/1"
+from .checks import SCHEMA
+
 SECTION_KEYS = ("id", "title", "method", "model", "what", "status", "reason", "seconds", "table", "published",
                 "significance", "notes", "chart", "figure")
 _NO_FIGURE = {"svg": None, "svg_path": None, "png_path": None}
