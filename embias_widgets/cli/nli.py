@@ -103,10 +103,10 @@ def _levels_table(obj: dict[str, Any], level: float, out: Any) -> None:
     out.write("level        " + "  ".join(f"{m:>22}" for m in measures) + "\n")
     for name in ("pairs", "word_pairs"):
         cells = []
-        for m in measures:
+        for m in measures:  # means and shares, never counts: 0.000 beside 0.052 and [0.000, 0.013]
             iv = obj[name][f"{m}_interval"]
             bounds = "" if iv is None else f" {format_value(iv)}"
-            cells.append(f"{format_value(obj[name][m])}{bounds}".rjust(22))
+            cells.append(f"{format_value(obj[name][m], whole_as_count=False)}{bounds}".rjust(22))
         out.write(f"{name:<12} " + "  ".join(cells) + "\n")
     out.write(f"intervals ({level:g}): t for net_neutral, Wilson for the shares; pairs over sentence pairs, "
               "word_pairs over the word pairs' template means\n")
@@ -115,16 +115,17 @@ def _levels_table(obj: dict[str, Any], level: float, out: Any) -> None:
 def _templates_table(t: dict[str, Any], out: Any) -> None:
     """NN and FN per template, most and least neutral named."""
     most, least = t["most_neutral"], t["least_neutral"]
-    out.write(f"per template ({t['n_templates']}): most neutral {most['template']!r} "
-              f"(NN {format_value(most['net_neutral'])}), least neutral {least['template']!r} "
-              f"(NN {format_value(least['net_neutral'])}), spread {format_value(t['spread'])}\n")
+    shown = (("most", most["net_neutral"]), ("least", least["net_neutral"]), ("spread", t["spread"]))
+    nn = {k: format_value(v, whole_as_count=False) for k, v in shown}
+    out.write(f"per template ({t['n_templates']}): most neutral {most['template']!r} (NN {nn['most']}), least "
+              f"neutral {least['template']!r} (NN {nn['least']}), spread {nn['spread']}\n")
     rows = sorted(t["rows"], key=lambda r: -r["net_neutral"])
     if len(rows) > 10:
         out.write("  (the 5 most and 5 least neutral; every template in --format json)\n")
         rows = rows[:5] + rows[-5:]
     out.write("  NN      FN      n       template\n")
-    for row in rows:
-        nn, fn = format_value(row["net_neutral"]), format_value(row["fraction_neutral"])
+    for row in rows:  # NN and FN are a mean and a share: 1.000 and 0.000, never the counts 1 and 0
+        nn, fn = (format_value(row[k], whole_as_count=False) for k in ("net_neutral", "fraction_neutral"))
         out.write(f"  {nn:<6}  {fn:<6}  {row['n']:<6}  {row['template']}\n")
 
 

@@ -112,15 +112,27 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
         out.write(suite.to_tsv())
     else:
         write_rows(rows, ("test", "model", "effect_size", "d_interval", "p_value", "method", "n_permutations",
-                          "p_value_holm", "significant_holm", "oov"), out, robustness=args.robustness)
+                          "p_value_holm", "significant_holm", "oov"), out, robustness=args.robustness,
+                   alpha=args.alpha)
     return 0
 
 
-def write_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], out: Any, *, robustness: bool) -> None:
-    """The table (each row's interval of d as ``d_interval``), then each row's notes and --robustness lines."""
+def holm_alphas(rows: list[dict[str, Any]], alpha: float) -> list[tuple[float, float]]:
+    """Per row, the thresholds its p-values are shown against: ``alpha`` (for the Holm-adjusted p) and the
+    threshold of the Holm step that judges its raw p (:func:`~embias_widgets.metrics.holm_thresholds`)."""
+    from ..metrics import holm_thresholds
+
+    steps = holm_thresholds([r["p_value"] for r in rows], alpha=alpha) if rows else []
+    return [(alpha, float(t)) for t in steps]
+
+
+def write_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], out: Any, *, robustness: bool,
+               alpha: float) -> None:
+    """The table (each row's interval of d as ``d_interval``; each p-value with the digits that keep it on its
+    side of ``alpha`` and of its Holm step), then each row's notes and --robustness lines."""
     for r in rows:
         r["d_interval"] = r.get("effect_size_interval")
-    print_table(rows, columns, out)
+    print_table(rows, columns, out, alphas=holm_alphas(rows, alpha))
     for r in rows:
         for note in r["notes"]:
             out.write(f"note [{r['test']}]: {note}\n")
@@ -137,8 +149,8 @@ def write_robustness(row: dict[str, Any], out: Any) -> None:
               + (f"; here {st['sign_only']}" if st.get("sign_only") else "") + "\n")
     movers = sorted((r for r in row["influence"] if r["effect_size_change"] is not None),
                     key=lambda r: -abs(r["effect_size_change"]))[:3]
-    shown = ", ".join(f"{r['word']!r} ({r['set']}) d {format_value(r['effect_size_without'], 'effect')}"
-                      for r in movers)
+    shown = ", ".join(f"{r['word']!r} ({r.get('category') or r['set']}) d "  # the test's name for the set
+                      f"{format_value(r['effect_size_without'], 'effect')}" for r in movers)
     out.write(f"influence [{test}]: d moves most without {shown}\n")
     for what in ("sign", "significance"):
         flips = [r["word"] for r in row["influence"] if r[f"flips_{what}"]]
@@ -172,5 +184,5 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
             r["word_average_d"] = r["word_level"]["word_average"]["effect_size"]
             r["word_max_d"] = r["word_level"]["word_max"]["effect_size"]
         write_rows(rows, ("test", "model", "senses", "effect_size", "d_interval", "p_value", "word_average_d",
-                          "word_max_d"), out, robustness=args.robustness)
+                          "word_max_d"), out, robustness=args.robustness, alpha=args.alpha)
     return 0

@@ -26,7 +26,7 @@ from .likelihood import (
     stereoset_from_comparisons,
     stereoset_scores,
 )
-from .multiple_testing import HolmResult, holm_bonferroni
+from .multiple_testing import HolmResult, holm_bonferroni, holm_thresholds
 from .permutation import PermutationTestResult, permutation_test, split_statistic
 from .projection import (
     RelationVector,
@@ -77,6 +77,7 @@ __all__ = [
     "effect_size_interval",
     "effect_size_interval_from_cosines",
     "holm_bonferroni",
+    "holm_thresholds",
     "icat_score",
     "leave_one_out",
     "max_sense_association",

@@ -92,7 +92,8 @@ def _table(report: dict[str, Any], model: str) -> list[str]:
         kind = value_kind(s)
         cells = [SHORT.get(s["method"], s["method"]), r["label"], s["chart"]["x"], format_value(r["value"], kind),
                  format_interval(r["interval"], kind) if r["interval"] else "not given",
-                 format_value(r["p_holm"], "p") if r["p_holm"] is not None else "no test defined",
+                 format_value(r["p_holm"], "p", report["holm"]["alpha"]) if r["p_holm"] is not None
+                 else "no test defined",  # never rounded across the alpha beside it: 0.0098, not 0.010
                  format_value(r["significant"]) if r["significant"] is not None else "—"]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return out

@@ -10,8 +10,10 @@ with Holm's decision in it, the figure, validity notes with sources, published f
 provenance (fingerprints, data files).
 
 Blocks: ``{"t": "h", "level", "text"}``, ``{"t": "p", "text", "cls"}`` (cls ``muted``, ``warn``, ``headline``),
-``{"t": "ul", "items", "cls"}``, ``{"t": "table", "columns", "kinds", "rows"}`` (raw cells: numbers, text, None,
-intervals; each surface formats them with its twin of :mod:`embias_widgets.formatting`), ``{"t": "figure",
+``{"t": "ul", "items", "cls"}``, ``{"t": "table", "columns", "kinds", "rows", "alphas"}`` (raw cells: numbers,
+text, None, intervals; each surface formats them column by column with its twin of
+:mod:`embias_widgets.formatting`; ``alphas``: None, or per row the significance thresholds its p-values are shown
+against, the report's alpha and the threshold of the Holm step that judges its raw p), ``{"t": "figure",
 "svg", "alt"}``, ``{"t": "details", "summary", "status", "open", "children"}``. Every text is plain text.
 """
 
@@ -47,8 +49,21 @@ def _ul(items: list[str], cls: str | None = None) -> dict[str, Any]:
     return {"t": "ul", "items": list(items), "cls": cls}
 
 
-def _table(columns: list[str], rows: list[list[Any]], kinds: list[str] | None = None) -> dict[str, Any]:
-    return {"t": "table", "columns": list(columns), "kinds": kinds or column_kinds(columns), "rows": rows}
+def _table(columns: list[str], rows: list[list[Any]], kinds: list[str] | None = None,
+           alphas: list[Any] | None = None) -> dict[str, Any]:
+    return {"t": "table", "columns": list(columns), "kinds": kinds or column_kinds(columns), "rows": rows,
+            "alphas": alphas}
+
+
+def holm_steps(report: dict[str, Any]) -> dict[tuple[str, str], list[float]]:
+    """``(section id, label) -> [alpha, Holm step threshold]`` for every p-value of the report: the thresholds
+    the p-values are shown against, so none is rounded across one (:func:`~embias_widgets.formatting.format_p`)."""
+    from ...metrics import holm_thresholds
+
+    alpha = float(report["holm"]["alpha"])
+    tests = [(s["id"], t) for s in report["sections"] for t in s.get("significance") or []]
+    steps = holm_thresholds([float(t["p"]) for _, t in tests], alpha=alpha) if tests else []
+    return {(sid, str(t["label"])): [alpha, float(step)] for (sid, t), step in zip(tests, steps, strict=True)}
 
 
 def report_problem(report: Any) -> str | None:
@@ -80,8 +95,9 @@ def sizes_line(report: dict[str, Any]) -> str:
     return f"{'quick' if report.get('quick') else 'full'} sizes: " + "; ".join(parts) if parts else ""
 
 
-def section_table(section: dict[str, Any]) -> dict[str, Any]:
-    """The section's table with Holm's decision beside each p-value (``p (Holm)``, ``significant``)."""
+def section_table(section: dict[str, Any], steps: dict[tuple[str, str], list[float]] | None = None) -> dict[str, Any]:
+    """The section's table with Holm's decision beside each p-value (``p (Holm)``, ``significant``); ``steps``
+    (:func:`holm_steps`) gives each row's thresholds for its p-values."""
     columns, rows = list(section["table"]["columns"]), [list(r) for r in section["table"]["rows"]]
     sig = {t["label"]: t for t in section.get("significance") or []}
     if sig and "p" in columns and any(str(r[0]) in sig for r in rows):
@@ -90,7 +106,8 @@ def section_table(section: dict[str, Any]) -> dict[str, Any]:
         for r in rows:
             t = sig.get(str(r[0]))
             r[at:at] = [t["p_holm"], t["significant"]] if t else [None, None]
-    return _table(columns, rows)
+    alphas = [(steps or {}).get((section.get("id"), str(r[0]))) for r in rows] if steps else None
+    return _table(columns, rows, alphas=alphas)
 
 
 def robustness_line(section: dict[str, Any]) -> str:
@@ -143,14 +160,14 @@ def groups_line(section: dict[str, Any]) -> str:
                                                                                else "."))
 
 
-def _section(section: dict[str, Any]) -> dict[str, Any]:
+def _section(section: dict[str, Any], steps: dict[tuple[str, str], list[float]]) -> dict[str, Any]:
     children: list[dict[str, Any]] = [_p(n, "warn") for n in demo_notes(section)]
     if section["status"] != "done":
         children += [_p(section["what"]), _p(f"{section['status']}: {user(section['reason'])}", "warn")]
     else:
         h = headline(section)
         children.append(_p(h["text"] if h else "no number to headline", "headline"))
-        children += [_p(robustness_line(section), "muted"), _p(section["what"]), section_table(section)]
+        children += [_p(robustness_line(section), "muted"), _p(section["what"]), section_table(section, steps)]
         if section["figure"].get("svg"):
             children.append({"t": "figure", "svg": section["figure"]["svg"],
                              "alt": f"{section['title']}, {section['model']}"})
@@ -312,7 +329,8 @@ def page(report: dict[str, Any]) -> list[dict[str, Any]]:
     blocks += [_p(n, "warn") for n in demos]
     blocks += _findings(report) + _coverage(report) + _agreement(report)
     blocks += _side_by_side(report)
-    blocks += [_h(2, "Sections"), *(_section(s) for s in report["sections"])]
+    steps = holm_steps(report)
+    blocks += [_h(2, "Sections"), *(_section(s, steps) for s in report["sections"])]
     blocks += [_h(2, "Provenance"), _table(["model", "kind", "fingerprint"],
                                            [[m["name"], m["kind"], m["fingerprint"]] for m in report["models"]],
                                            ["text"] * 3)]
