@@ -17,6 +17,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..metrics import DEFAULT_ALPHA
 from .options import add_device_options, device_options
 
 
@@ -39,7 +40,7 @@ def add_report(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--stereoset", metavar="PATH|URL",
                    help="StereoSet dev.json or flat .jsonl (default: the data folder; else skipped)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every sampled test and sample")
-    p.add_argument("--alpha", type=float, default=0.01, metavar="A",
+    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, metavar="A",
                    help="Holm-Bonferroni level over every p-value of the report (May et al.: 0.01)")
     p.add_argument("--level", type=float, default=0.95, metavar="L",
                    help="confidence level of every interval of the report (bootstrap, Wilson, t)")

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from ..formatting import format_value
+from ..metrics import DEFAULT_ALPHA
 from .options import add_device_options, device_options
 from .tables import print_table
 
@@ -49,7 +50,7 @@ def add_weat(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lowercase", action="store_true",
                    help="look items up lowercased (default: automatic: on for a model whose vocabulary is all "
                    "lower case, such as glove-6b-50d, else off; the run reports which)")
-    p.add_argument("--alpha", type=float, default=0.01, help="Holm-Bonferroni family-wise level over all rows")
+    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="Holm-Bonferroni family-wise level over all rows")
     p.add_argument("--senses", choices=("max", "average"), default=None,
                    help="sense models only: a lemma item is the max over its sense pairs (default) or the "
                    "eq. 7 average of its sense vectors; items written as sense keys are looked up as keys")

@@ -26,7 +26,7 @@ from .likelihood import (
     stereoset_from_comparisons,
     stereoset_scores,
 )
-from .multiple_testing import HolmResult, holm_bonferroni, holm_thresholds
+from .multiple_testing import DEFAULT_ALPHA, HolmResult, holm_bonferroni, holm_thresholds
 from .permutation import PermutationTestResult, permutation_test, split_statistic
 from .projection import (
     RelationVector,
@@ -51,6 +51,7 @@ from .senses import (
 )
 
 __all__ = [
+    "DEFAULT_ALPHA",
     "AssociationResult",
     "BootstrapInterval",
     "CeatSamples",

@@ -1,5 +1,8 @@
 """Holm-Bonferroni step-down correction (Holm 1979), as applied by May et al.
-(2019) at alpha = 0.01 across all tests x models."""
+(2019) at alpha = 0.01 across all tests x models.
+
+:data:`DEFAULT_ALPHA` (0.01, May et al.'s level) is the one significance level every surface uses unless given
+another: the report, ``embias weat``, the analyses' robustness checks and the widgets' star."""
 
 from __future__ import annotations
 
@@ -8,6 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .validation import check_options
+
+DEFAULT_ALPHA = 0.01
+"""The significance level of every surface unless another is given (May et al. 2019's level)."""
 
 
 @dataclass(frozen=True)
@@ -19,7 +25,7 @@ class HolmResult:
     alpha: float
 
 
-def holm_bonferroni(pvalues: np.ndarray, *, alpha: float = 0.01) -> HolmResult:
+def holm_bonferroni(pvalues: np.ndarray, *, alpha: float = DEFAULT_ALPHA) -> HolmResult:
     """Holm-Bonferroni over m hypotheses at level ``alpha``.
 
     Sort p ascending p(1)..p(m); find the smallest k with
@@ -47,7 +53,7 @@ def holm_bonferroni(pvalues: np.ndarray, *, alpha: float = 0.01) -> HolmResult:
     return HolmResult(reject=reject, adjusted=adjusted, alpha=alpha)
 
 
-def holm_thresholds(pvalues: np.ndarray, *, alpha: float = 0.01) -> np.ndarray:
+def holm_thresholds(pvalues: np.ndarray, *, alpha: float = DEFAULT_ALPHA) -> np.ndarray:
     """The threshold of Holm's step at which each p-value is judged (Holm 1979), in the input order.
 
     With ``p(1) <= ... <= p(m)``, the step of ``p(k)`` compares it with ``alpha / (m + 1 - k)``; tied p-values

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import AssociationResult, BootstrapInterval
+from ...metrics import DEFAULT_ALPHA, AssociationResult, BootstrapInterval
 from ...models import OutOfVocabulary
 from ...palette import altair_scale, set_colors
 from ...stimuli import SET_KEYS
@@ -141,14 +141,14 @@ class AssociationTestResult:
         what = "words" if self.item_words is None else "sentences"
         return None if self.effect_size is None else interval_record(self.interval, seed=seed, what=what)
 
-    def influence(self, *, alpha: float = 0.05, significant: Any = None) -> list[dict[str, Any]]:
+    def influence(self, *, alpha: float = DEFAULT_ALPHA, significant: Any = None) -> list[dict[str, Any]]:
         """Word influence: one record per word of each set, ``{"set", "category", "word", "effect_size_without",
         "effect_size_change", "p_value_without", "flips_sign", "flips_significance"}``, from the run's cosines (no
         encoding). Significant: ``p < alpha`` unless ``significant`` (a function of an array of p) is given.
         SEAT: a word's sentences leave together. See :mod:`embias_widgets.analysis.association.robustness`."""
         return influence_records(self, alpha=alpha, significant=significant)
 
-    def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
+    def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = DEFAULT_ALPHA,
                   significant: Any = None, correction: str | None = None) -> dict[str, Any]:
         """Subset stability: d over ``k`` seeded subsets keeping ``keep`` of each set's words (at least 2); the
         record has ``effect_sizes``, ``share_same_sign``, ``share_significant``, ``verdict`` ("stable" /
@@ -160,7 +160,7 @@ class AssociationTestResult:
         """SEAT template sensitivity: d per template alone and the spread (None for WEAT)."""
         return template_record(self)
 
-    def robustness(self, *, alpha: float = 0.05, significant: Any = None, correction: str | None = None,
+    def robustness(self, *, alpha: float = DEFAULT_ALPHA, significant: Any = None, correction: str | None = None,
                    k: int = 200, keep: float = 0.8) -> dict[str, Any]:
         """The ``--robustness`` keys: ``influence`` (+ ``influence_method``), ``stability`` and ``templates``."""
         loo = word_influence(self)

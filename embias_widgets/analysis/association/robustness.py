@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import BootstrapInterval
+from ...metrics import DEFAULT_ALPHA, BootstrapInterval
 from ...metrics.robustness import (
     LeaveOneOut,
     SubsetStability,
@@ -107,7 +107,8 @@ def _sign(d: Any) -> float:
 
 
 def influence_records(
-    result: Any, *, alpha: float = 0.05, significant: Significant | None = None, loo: LeaveOneOut | None = None,
+    result: Any, *, alpha: float = DEFAULT_ALPHA, significant: Significant | None = None,
+    loo: LeaveOneOut | None = None,
 ) -> list[dict]:
     """One record per word of each set: d and p without it, and whether its removal flips d's sign or the
     test's significance (``significant``, default ``p < alpha``), and how far d moves (``loo``: the
@@ -175,7 +176,7 @@ def subset_draws(result: Any, *, k: int, keep: float, seed: int | None) -> Subse
 
 def stability_record(
     result: Any, *, k: int = DEFAULT_SUBSETS, keep: float = DEFAULT_KEEP, seed: int | None = None,
-    alpha: float = 0.05, significant: Significant | None = None, correction: str | None = None,
+    alpha: float = DEFAULT_ALPHA, significant: Significant | None = None, correction: str | None = None,
 ) -> dict[str, Any]:
     """The subset-stability record: d over ``k`` seeded subsets, the shares with d's sign and significant, the
     verdict and its rule. ``seed`` defaults to the run's seed."""

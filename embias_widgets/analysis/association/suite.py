@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ...formatting import format_p
-from ...metrics import HolmResult, holm_bonferroni, holm_thresholds
+from ...metrics import DEFAULT_ALPHA, HolmResult, holm_bonferroni, holm_thresholds
 from ...models import load_model
 from ...stimuli import AssociationTestSpec, bundled_test_names
 from ...stimuli.sentence_tests import SentenceTestSpec, sentence_test_names
@@ -187,7 +187,7 @@ def run_suite(
     tests: Sequence[str | AssociationTestSpec | SentenceTestSpec],
     models: Sequence[str | Path | Any],
     *,
-    alpha: float = 0.01,
+    alpha: float = DEFAULT_ALPHA,
     n_samples: int = 100_000,
     seed: int | None = 0,
     ddof: int = 1,

@@ -46,12 +46,14 @@ WEAT_TESTS = ("weat1", "weat2", "weat3", "weat4", "weat5", "weat6", "weat7", "we
 """Caliskan et al.'s WEAT 1-10 and May et al.'s group-term ``b`` variants."""
 
 QUICK_SIZES: dict[str, Any] = {
-    "permutations": 10_000, "seat_tests": ("sent-weat6",),
+    "permutations": 100_000, "seat_tests": ("sent-weat6",),
     "sense_tests": ("sense-weat1",), "debias_random": 1, "crows_pairs": 8, "stereoset_items": 8,
     "sense_pairs": 12, "nli_pairs": 48, "ceat_tests": ("weat6",), "ceat_samples": 200,
 }
-"""``--quick``: minutes on a laptop CPU. p over 10,000 splits (so that the smallest p, 1e-4, can pass
-Holm-Bonferroni over a report's tests); the first N data pairs; a seeded sample of N pairs per NLI probe."""
+"""``--quick``: minutes on a laptop CPU. p as ``embias weat``, the widgets and a full report compute it (exact
+over every split up to 100,000 of them, else 100,000 sampled splits, seed 0: one p per test and model on
+every surface, a few seconds more than 10,000 splits would take); the first N data pairs; a seeded sample of N
+pairs per NLI probe."""
 FULL_SIZES: dict[str, Any] = {
     "permutations": 100_000, "seat_tests": "all", "sense_tests": "all", "debias_random": 8,
     "crows_pairs": None, "stereoset_items": None, "sense_pairs": None, "nli_pairs": 2_000,

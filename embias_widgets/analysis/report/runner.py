@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ...metrics import holm_bonferroni
+from ...metrics import DEFAULT_ALPHA, holm_bonferroni
 from . import sections_ceat, sections_lm
 from .lock import folder_lock
 from .plan import ReportInputError, SectionSpec, iv_report, iv_runtime, plan_sections
@@ -157,7 +157,7 @@ class Report:
 
     def __init__(self, models: Sequence[str] | str, out: str | Path | None = None, quick: bool = False,
                  pairs: Sequence[str | Path] = (), *, crows_pairs: str | None = None, stereoset: str | None = None,
-                 seed: int = 0, alpha: float = 0.01, workers: int | None = None, scheduler: str | None = None,
+                 seed: int = 0, alpha: float = DEFAULT_ALPHA, workers: int | None = None, scheduler: str | None = None,
                  device: str | None = None, dtype: str | None = None, fresh: bool = False, progress: bool = True,
                  title: str | None = None, html: bool = True, level: float = 0.95) -> None:
         self.models, self.out, self.data = iv_report(models, out, quick=quick, pairs=pairs, crows_pairs=crows_pairs,

@@ -156,13 +156,22 @@ def _suite_outcome(records: list[dict[str, Any]]) -> dict[str, Any]:
         if r["oov"]:
             notes.append(f"{r['test']}: {len(r['oov'])} out-of-vocabulary item(s) left out: {', '.join(r['oov'][:8])}")
         notes.extend(f"{r['test']}: {n}" for n in r.get("notes", []))
-    if records:
-        notes.append(f"p-values: {records[0]['method']} permutation test, {records[0]['n_permutations']:,} "
-                     f"splits, alternative {records[0]['alternative']!r}")
+    notes += p_value_notes(records)
     iv_col = [interval_column(intervals)] if has_interval else []
     return outcome(["test", "effect size d", *iv_col, "p", "n X", "n Y", "n A", "n B", "OOV", *robust_columns],
                    rows, tests=tests, notes=[*notes, *interval_note(intervals), *robust_notes], x="effect size d",
                    y="test", interval=iv_col[0] if iv_col else None, ref=0)
+
+
+def p_value_notes(records: list[dict[str, Any]]) -> list[str]:
+    """How each row's p was computed, one note per way (exact over all splits, or sampled, and over how many),
+    naming the rows: a note that took the first row's way for all would call an exact p sampled."""
+    ways: dict[tuple[str, str, int], list[str]] = {}
+    for r in records:
+        ways.setdefault((r["method"], r["alternative"], r["n_permutations"]), []).append(r["test"])
+    return [f"p-values of {', '.join(tests)}: {method} permutation test over "
+            f"{'all ' if method == 'exact' else ''}{n:,} splits, alternative {alternative!r}"
+            for (method, alternative, n), tests in ways.items()]
 
 
 ROBUSTNESS = {"subsets": 200, "keep": 0.8}

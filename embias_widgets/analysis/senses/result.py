@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import AssociationResult, BootstrapInterval
+from ...metrics import DEFAULT_ALPHA, AssociationResult, BootstrapInterval
 from ...metrics.senses import MaxSenseResult
 from ...palette import altair_scale, group_colors
 from ..association import MergedItems, association_record
@@ -89,13 +89,13 @@ class SenseAssociationResult:
             items={k: tuple(r.item for r in v) for k, v in self.items.items()}, item_words=None, item_templates=None,
         )
 
-    def influence(self, *, alpha: float = 0.05, significant: Any = None) -> list[dict[str, Any]]:
+    def influence(self, *, alpha: float = DEFAULT_ALPHA, significant: Any = None) -> list[dict[str, Any]]:
         """Word influence of the sense level: one record per item of each set (a sense key or a lemma), d and p
         without it, ``flips_sign``, ``flips_significance`` (``p < alpha`` unless ``significant`` is given), as
         :meth:`AssociationTestResult.influence <embias_widgets.analysis.AssociationTestResult.influence>`."""
         return influence_records(self._as_association(), alpha=alpha, significant=significant)
 
-    def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
+    def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = DEFAULT_ALPHA,
                   significant: Any = None, correction: str | None = None) -> dict[str, Any]:
         """Subset stability of the sense level, as :meth:`AssociationTestResult.stability
         <embias_widgets.analysis.AssociationTestResult.stability>` (subsets of items; the verdict and its rule)."""
