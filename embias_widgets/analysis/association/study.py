@@ -225,9 +225,10 @@ class AssociationTest:
         merged = tuple(m for k in SET_KEYS for m in self._merged.get(k, ()))
         notes.extend(m.message() for m in merged)
         notes.extend(self._degenerate_notes(enc, options))
-        n_dropped = sum(len(enc[k][2]) for k in SET_KEYS)
-        if n_dropped:
-            notes.append(f"{n_dropped} item(s) not in the vocabulary were left out (see oov)")
+        dropped = [o.item for k in SET_KEYS for o in enc[k][2]]
+        if dropped:  # one note naming them: a report section, the CLI and the widget quote it as it is
+            more = f" and {len(dropped) - 8} more" if len(dropped) > 8 else ""
+            notes.append(f"{len(dropped)} item(s) not in the vocabulary were left out: {', '.join(dropped[:8])}{more}")
         averaged = tuple(i for k in SET_KEYS for i in enc[k][3])
         if averaged:
             notes.append(f"{len(averaged)} multi-word item(s) encoded as the mean of their words' vectors")

@@ -18,7 +18,7 @@ from typing import Any
 
 from ...formatting import format_interval, format_value
 from .agreement import validity_notes
-from .findings import SHORT, demo_notes, section_rows, value_kind
+from .findings import SHORT, demo_notes, headline, section_rows, value_kind
 
 FILE_NAME = "MODEL_CARD_BIAS.md"
 TASKS = {"static": "feature-extraction", "sentence": "sentence-similarity", "sense": "feature-extraction",
@@ -51,8 +51,9 @@ def _citation(method: str) -> str:
 
 
 def _results(report: dict[str, Any], model: str) -> list[dict[str, Any]]:
-    """Per reported number of ``model``: the section, the row and its metric (tested rows, and the overall row
-    of a descriptive section)."""
+    """Per reported number of ``model``: the section, the row and its metric (tested rows; the overall row of a
+    descriptive section, or without one its headline row, as the report's findings name it: RIPA's word
+    furthest from 0, labelled so), so every method under "What was run" has a result row."""
     out = []
     for s in report["sections"]:
         if s["model"] != model or s["status"] != "done":
@@ -60,6 +61,10 @@ def _results(report: dict[str, Any], model: str) -> list[dict[str, Any]]:
         rows = section_rows(s)
         tested = [r for r in rows if r["significant"] is not None]
         picked = tested or [r for r in rows if r["label"] in ("all", "NN (pairs)", "FN (pairs)")]
+        if not picked and (top := headline(s)):
+            row = next(r for r in rows if r["label"] == top["label"])
+            picked = [{**row, "label": f"{row['label']} (furthest from {format_value(s['chart'].get('ref', 0))} "
+                                        f"of {len(rows)})"}]
         out += [{"section": s, "row": r} for r in picked]
     return out
 

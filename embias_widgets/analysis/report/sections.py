@@ -37,7 +37,7 @@ WHAT = {
             "2019), positive towards the female words. It is the inner product with the raw vector, so frequent "
             "words with long vectors score further from zero.",
     "debias": "The gender direction of the definitional pairs is projected out of every vector and WEAT 6-8 are "
-              "run again (Dev et al. 2019). A random direction of the same dimension is projected out as the control.",
+              "run again (Dev et al. 2020). A random direction of the same dimension is projected out as the control.",
     "seat": "SEAT is WEAT on sentence vectors: each word is slotted into semantically bleached templates (May et "
             "al. 2019). The effect size and p-value read as for WEAT.",
     "sense-weat": "Sense WEAT runs WEAT over word senses with the max variant and compares it with its word-level "
@@ -153,9 +153,7 @@ def _suite_outcome(records: list[dict[str, Any]]) -> dict[str, Any]:
         rows.append([r["test"], number(r["effect_size"]), *([iv] if has_interval else []), r["p_value"],
                      r["num_targ1"], r["num_targ2"], r["num_attr1"], r["num_attr2"], len(r["oov"]), *extra])
         tests.append({"label": r["test"], "p": r["p_value"]})
-        if r["oov"]:
-            notes.append(f"{r['test']}: {len(r['oov'])} out-of-vocabulary item(s) left out: {', '.join(r['oov'][:8])}")
-        notes.extend(f"{r['test']}: {n}" for n in r.get("notes", []))
+        notes.extend(f"{r['test']}: {n}" for n in r.get("notes", []))  # its out-of-vocabulary items named once
     notes += p_value_notes(records)
     iv_col = [interval_column(intervals)] if has_interval else []
     return outcome(["test", "effect size d", *iv_col, "p", "n X", "n Y", "n A", "n B", "OOV", *robust_columns],
