@@ -217,18 +217,15 @@ def _coverage(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _models_chart(group: list[dict[str, Any]], alpha: float) -> str | None:
-    """The SVG of one method's figure with the models as colours (:mod:`..report.figures`' style)."""
-    from ..report.figures import chart_rows, chart_spec
+    """The SVG of one method's figure with the models as colours (:mod:`..report.figures`' style); None when
+    there is nothing to draw. :class:`~..report.figures.FigureError` when Vega-Lite cannot draw it."""
+    from ..report.figures import chart_rows, chart_spec, to_svg
 
     rows = [r for s in group for r in chart_rows(s)]
     chart = group[0]["chart"]
     spec = chart_spec(rows, chart["x"], chart["y"], title=group[0]["title"], subtitle="models side by side",
                       ref=float(chart.get("ref", 0)), alpha=alpha)
-    if spec is None:
-        return None
-    import vl_convert as vlc
-
-    return vlc.vegalite_to_svg(spec)
+    return None if spec is None else to_svg(spec)
 
 
 def _side_by_side(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -243,7 +240,13 @@ def _side_by_side(report: dict[str, Any]) -> list[dict[str, Any]]:
             blocks.append(_p(f"{title}: covers {ran} only (it applies to one of the models).", "muted"))
             continue
         blocks += [_h(3, title), *_model_columns(group)]
-        svg = _models_chart(group, report["holm"]["alpha"])
+        from ..report.figures import FigureError
+
+        try:
+            svg = _models_chart(group, report["holm"]["alpha"])
+        except FigureError as err:  # this figure is left out, with a note; the page is still written
+            blocks.append(_p(f"Figure left out: Vega-Lite could not draw it ({err}).", "muted"))
+            continue
         if svg:
             blocks.append({"t": "figure", "svg": svg, "alt": f"{title}, models"})
     return blocks

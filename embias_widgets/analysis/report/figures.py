@@ -16,6 +16,7 @@ for print. Rows: ``{label, value, model, low, high, group, significant}`` (the l
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,18 @@ printed figure keeps its on-screen size (CSS px are 96 per inch): a 360 px figur
 INK = "#1f1f1f"
 RULE = "#7d7d7d"  # the palette's grey: >= 3:1 on light and dark backgrounds
 PALE = 0.35
+
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+
+
+def chart_text(text: Any) -> str:
+    """``text`` (a model's file name, a word, a title) as it may enter a figure: every control character, line or
+    paragraph separator, lone surrogate and noncharacter written as its escape (a form feed as ``\\x0c``, a
+    newline as ``\\n``, U+2028 as ``\\u2028``). Raw, such a character is no XML (vl-convert aborts the whole
+    process measuring its text) or ends a Vega expression's string (Vega-Lite sorts by an expression that quotes
+    every label and model), so the figure, or the report, fails; escaped, the name still reads as given."""
+    return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), str(text))
 
 
 def _interval(row: list[Any], at: int | None) -> tuple[float | None, float | None]:
@@ -80,6 +93,11 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
 
     from ...palette import CATEGORICAL, group_colors
 
+    rows = [{**r, **{k: chart_text(r[k]) for k in ("label", "model", "group") if r.get(k) is not None}} for r in rows]
+    title, subtitle = chart_text(title), chart_text(subtitle)
+    # an axis (field) title also enters the bars' ARIA description as an expression string, whose backslashes
+    # Vega reads as escapes ("\\x0c" would become a form feed): there a backslash is drawn as U+29F5
+    x_title, y_title = (chart_text(t).replace("\\", "\u29f5") for t in (x_title, y_title))
     models = list(dict.fromkeys(r["model"] for r in rows))
     several = len(models) > 1
     room = legend_room(rows)
@@ -165,13 +183,35 @@ def section_spec(section: dict[str, Any], alpha: float | None = None) -> dict[st
                       ref=float(chart.get("ref", 0.0)), alpha=alpha)
 
 
-def render(spec: dict[str, Any], stem: Path) -> dict[str, Any]:
-    """Write ``stem.svg`` (text as text) and ``stem.png`` (300 dpi); ``{"svg", "svg_path", "png_path"}``
-    (paths relative to the folder)."""
+class FigureError(ValueError):
+    """A figure Vega-Lite could not draw: the report leaves it out with a note and writes everything else."""
+
+
+def to_svg(spec: dict[str, Any]) -> str:
+    """The SVG of ``spec`` (vl-convert); :class:`FigureError` with vl-convert's first line when it fails."""
     import vl_convert as vlc
 
-    svg = vlc.vegalite_to_svg(spec)
-    png = vlc.vegalite_to_png(spec, scale=PNG_SCALE, ppi=PPI)
+    try:
+        return vlc.vegalite_to_svg(spec)
+    except Exception as err:  # vl-convert raises plain ValueError/RuntimeError with a JavaScript stack
+        raise FigureError(_first_line(err)) from None
+
+
+def _first_line(err: BaseException) -> str:
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    return " ".join(lines[:2])[:300] or type(err).__name__
+
+
+def render(spec: dict[str, Any], stem: Path) -> dict[str, Any]:
+    """Write ``stem.svg`` (text as text) and ``stem.png`` (300 dpi); ``{"svg", "svg_path", "png_path"}``
+    (paths relative to the folder). :class:`FigureError` (nothing written) when vl-convert cannot draw it."""
+    import vl_convert as vlc
+
+    svg = to_svg(spec)
+    try:
+        png = vlc.vegalite_to_png(spec, scale=PNG_SCALE, ppi=PPI)
+    except Exception as err:
+        raise FigureError(_first_line(err)) from None
     stem.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(stem.with_suffix(".svg"), svg)
     write_atomic(stem.with_suffix(".png"), png)
