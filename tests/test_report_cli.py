@@ -114,7 +114,7 @@ def test_report_json_keeps_embias_weats_numbers_and_the_model_card_is_hub_metada
     out = tmp_path / "r"
     assert main(["report", "--model", "glove-6b-50d", "--quick", "--out", str(out), "--no-progress",
                  "--model-card"]) == 0
-    assert f"model card: {(out / 'MODEL_CARD_BIAS.md').resolve()}" in capsys.readouterr().out
+    assert f"model card of glove-6b-50d: {(out / 'MODEL_CARD_BIAS.md').resolve()}" in capsys.readouterr().out
     assert main(["weat", "weat6", "--model", "glove-6b-50d", "--format", "json"]) == 0  # its defaults: one p
     weat = json.loads(capsys.readouterr().out)
     section = next(s for s in json.loads((out / "report.json").read_text())["sections"] if s["method"] == "weat")

@@ -53,9 +53,10 @@ def add_report(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-html", action="store_true", help="write report.json and the figures only")
     p.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     p.add_argument("--model-card", action="store_true",
-                   help="also write MODEL_CARD_BIAS.md (one per model: MODEL_CARD_BIAS.<n>.md): a 'Bias evaluation' "
-                   "section in the Hugging Face model-card style with a model-index YAML block, to paste into a "
-                   "model card")
+                   help="also write MODEL_CARD_BIAS.md (with several models one per model, "
+                   "MODEL_CARD_BIAS.<model id>.md, the id its sections and figures are named by): a 'Bias "
+                   "evaluation' section in the Hugging Face model-card style with a model-index YAML block, to "
+                   "paste into a model card")
     p.set_defaults(run=run_report)
 
 
@@ -77,7 +78,9 @@ def run_report(args: argparse.Namespace, out: Any) -> int:
     out.write(f"report: {target.resolve()}\n")
     if args.model_card:
         from ..analysis.publish import write_model_cards
+        from ..analysis.report.figures import chart_text
 
-        for path in write_model_cards(result.to_dict(), report.out):
-            out.write(f"model card: {path.resolve()}\n")
+        report_dict = result.to_dict()
+        for m, path in zip(report_dict["models"], write_model_cards(report_dict, report.out), strict=True):
+            out.write(f"model card of {chart_text(m['name'])}: {path.resolve()}\n")
     return 0

@@ -133,15 +133,20 @@ def model_card(report: dict[str, Any], model: str) -> str:
 
 
 def card_file_name(report: dict[str, Any], model: str) -> str:
-    """``MODEL_CARD_BIAS.md`` for a one-model report; ``MODEL_CARD_BIAS.<n>.md`` (the model's place) otherwise."""
-    if len(report["models"]) == 1:
-        return FILE_NAME
-    i = [m["name"] for m in report["models"]].index(model) + 1
-    return f"MODEL_CARD_BIAS.{i}.md"
+    """``MODEL_CARD_BIAS.md`` for a one-model report; otherwise ``MODEL_CARD_BIAS.<model id>.md``, the id the
+    model's sections and figures are named by (:func:`~embias_widgets.analysis.report.plan.model_id`: a slug of
+    its name and 8 hex digits of the name's hash, e.g. ``MODEL_CARD_BIAS.all-MiniLM-L6-v2-4e1f06a1.md``), so
+    the file says whose card it is."""
+    from ..report.plan import model_id
+
+    if model not in [m["name"] for m in report["models"]]:
+        raise ValueError(f"model {model!r} is not one of the report's models")
+    return FILE_NAME if len(report["models"]) == 1 else f"MODEL_CARD_BIAS.{model_id(model)}.md"
 
 
 def write_model_cards(report: dict[str, Any], out_dir: Any) -> list[Any]:
-    """Write one card per model of the report into ``out_dir`` (:func:`card_file_name`); their paths."""
+    """Write one card per model of the report into ``out_dir`` (:func:`card_file_name`); their paths, in the
+    report's model order."""
     from pathlib import Path
 
     from ..report.store import write_atomic

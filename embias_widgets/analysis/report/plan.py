@@ -73,6 +73,11 @@ class ReportInputError(ValueError):
     """A report that cannot start: the message names the model, folder or file and the fix."""
 
 
+class NotApplicableError(ValueError):
+    """A section whose method does not apply to this model after all (found when it is loaded: CEAT on a CBoW
+    encoder, which has no token vectors): the section is *skipped* with the reason, not failed."""
+
+
 SLUG_CHARS = 40
 """At most this many characters of a model's name in its id (the file names stay short for any path)."""
 

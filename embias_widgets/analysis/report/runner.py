@@ -18,7 +18,7 @@ from typing import Any
 from ...metrics import DEFAULT_ALPHA, holm_bonferroni
 from . import sections_ceat, sections_lm
 from .lock import folder_lock
-from .plan import ReportInputError, SectionSpec, iv_report, iv_runtime, plan_sections
+from .plan import NotApplicableError, ReportInputError, SectionSpec, iv_report, iv_runtime, plan_sections
 from .published import figures_for
 from .result import SCHEMA, ReportResult
 from .sections import TITLES, WHAT, run_debias, run_ripa, run_seat, run_sense_weat, run_weat
@@ -310,6 +310,8 @@ class Report:
         except ModelLoadError as err:  # this model's files: its sections fail with the reason, the others go on
             unloadable[spec.model.name] = str(err)
             record = self._record(spec, {"status": "failed", "reason": str(err)})
+        except NotApplicableError as err:  # the method does not apply to this model: nothing failed
+            record = self._record(spec, {"status": "skipped", "reason": f"not applicable: {err}"})
         except REFUSED as err:  # the analysis refused this model or input
             record = self._record(spec, {"status": "failed", "reason": f"{type(err).__name__}: {err}"})
         else:
