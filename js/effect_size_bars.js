@@ -313,7 +313,7 @@ function render({ model, el }) {
       value.replaceChildren(
         `d = ${formatValue(d, "effect")}${ci ? ` ${ci}` : ""}`,
         ...(badge ? [" ", badge] : []),
-        `   ${p === null ? "p = n/a" : formatStat("p", p, "p")}${mark}` + (model.get("p_provisional") ? " (provisional)" : ""),
+        `   ${p === null ? "p = n/a" : formatStat("p", p, "p", alpha)}${mark}` + (model.get("p_provisional") ? " (provisional)" : ""),
         h("span", { className: "esb-alpha", text: alphaText }),
         ...(stability.story ? [h("span", { className: "esb-story", text: ` ${stability.story}.` })] : []),
       );

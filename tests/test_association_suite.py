@@ -98,6 +98,12 @@ def test_chart_is_a_tests_by_models_heatmap_with_significance_marks(suite):
     rows = next(iter(spec["datasets"].values()))
     for row, significant in zip(rows, suite.frame()["significant_holm"], strict=True):
         assert (row["marker"] == "**") == bool(significant)
+    from embias_widgets.formatting import format_p
+
+    tips = {t["title"]: t["field"] for t in rect["encoding"]["tooltip"] if isinstance(t, dict) and "title" in t}
+    assert tips == {"p": "p_text", "p (Holm)": "p_holm_text"}  # written by the formatter, not d3's ".2g"
+    for row, p_holm in zip(rows, suite.frame()["p_value_holm"], strict=True):
+        assert row["p_holm_text"] == format_p(p_holm, suite.alpha)
 
 
 def test_cli_outputs_the_batch_as_tsv_json_and_table(glove):

@@ -127,7 +127,8 @@ def test_robustness_lines_use_the_one_formatter(glove):
     assert code == 0
     top = max((r for r in rec["influence"] if r["effect_size_change"] is not None),
               key=lambda r: abs(r["effect_size_change"]))
-    assert f"{top['word']!r} ({top['set']}) d {format_value(top['effect_size_without'], 'effect')}" in text
+    assert f"{top['word']!r} ({top['category']}) d {format_value(top['effect_size_without'], 'effect')}" in text
+    assert "(targ1)" not in text and "(attr2)" not in text  # the test's names for its sets, not internal keys
     st = rec["stability"]
     assert (f"stability [weat6]: {st['verdict']}: {st['reason']} (subsets: "
             f"{format_value(100 * st['share_same_sign'], 'percent')}% same sign") in text

@@ -213,3 +213,37 @@ def test_undecodable_pairs_file(tmp_path: Path) -> None:
     path.write_bytes(b"sent_more,sent_less\n\xff\xfe,b\n")
     one_line_error(embias("pll", "--model", str(tiny_mlm_dir()), "--pairs", str(path)), 2,
                    f"{path}: line 2", "0xff", "not UTF-8")
+
+
+LATIN1_FILES = {  # every kind of file a user hands a command, written in Latin-1 ("café" as the byte 0xe9)
+    "pairs.json": '[{"stereo": "He is at the café .", "anti": "She is at the café .", "bias_type": "gender"}]',
+    "stereoset.json": '{"version": "1", "data": {"intrasentence": [{"id": "x", "target": "café", '
+                      '"bias_type": "gender", "context": "The BLANK café.", "sentences": []}]}}',
+    "crows.csv": "sent_more,sent_less,stereo_antistereo,bias_type\nHe is at the café .,She is at the café .,stereo,"
+                 "gender\n",
+    "sssb.txt": "[gender] nurse%1:18:00::\tHe is at the café .\tShe is at the café .\n",
+    "nli.csv": "premise,hypothesis,premise_filler_word,hypothesis_filler_word\nThe man,The woman,man,woman\n"
+               '"The café\nman",The woman,man,woman\n',
+    "test.jsonl": '{"targ1": {"category": "A", "examples": ["café", "tea"]}}\n',
+    "contexts.txt": "A sentence.\nThe café is good.\n",
+    "vectors.txt": "tea 0.3 0.1\ncafé 0.1 0.2\n",
+}
+
+
+@pytest.mark.parametrize(("name", "argv", "line"), [
+    ("pairs.json", ["pll", "--model", "{mlm}", "--pairs", "{path}", "--no-progress"], 1),
+    ("stereoset.json", ["pll", "--model", "{mlm}", "--pairs", "{path}", "--no-progress"], 1),
+    ("crows.csv", ["pll", "--model", "{mlm}", "--pairs", "{path}", "--no-progress"], 2),
+    ("sssb.txt", ["pll", "--model", "{mlm}", "--pairs", "{path}", "--no-progress"], 1),
+    ("nli.csv", ["nli", "--pairs", "{path}"], 3),  # the second row's quoted premise spans lines 3 and 4
+    ("test.jsonl", ["weat", "{path}"], 1),
+    ("contexts.txt", ["ceat", "--test", "weat6", "--contexts", "{path}"], 2),
+    ("vectors.txt", ["weat", "weat6", "--model", "{path}"], 2),
+])
+def test_every_file_reader_names_the_file_the_line_and_the_encoding(tmp_path: Path, name, argv, line) -> None:
+    path = tmp_path / name
+    path.write_bytes(LATIN1_FILES[name].encode("latin-1"))
+    run = embias(*(a.replace("{path}", str(path)).replace("{mlm}", str(tiny_mlm_dir())) for a in argv))
+    err = one_line_error(run, 2, str(path), "0xe9", "not UTF-8")
+    assert f"line {line}" in err or f"{path}:{line}:" in err, err
+    assert "codec" not in err, err

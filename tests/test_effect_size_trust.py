@@ -36,7 +36,7 @@ def test_bars_hold_the_interval_verdict_and_influence_of_the_result(explorer, gl
         bars.effect_size_interval["method"]
     stability = result.stability(alpha=bars.alpha)
     assert bars.stability["verdict"] == stability["verdict"] and bars.stability["rule"] == stability["rule"]
-    assert "alpha = 0.05" in bars.stability["rule"]
+    assert "alpha = 0.01" in bars.stability["rule"]  # one default level: the report's and embias weat's
     records = result.influence(alpha=bars.alpha)
     assert [{k: v for k, v in r.items() if k != "mover"} for r in bars.influence] == records
     assert len(bars.influence) == sum(len(result.items[k]) for k in ("targ1", "targ2", "attr1", "attr2"))

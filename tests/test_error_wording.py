@@ -136,6 +136,12 @@ def test_api_names_become_flags_only_where_they_name_an_option(message, expected
     (["weat", "weat6", "--alpha", "2"], "--alpha", "`alpha`"),
     (["pll", "--model", "embias-demo-mlm", "--pairs", "{crows}", "--limit", "0", "--no-progress"], "--limit",
      "`limit`"),
+    (["pll", "--model", "embias-demo-mlm", "--pairs", "{crows}", "--limit", "-1", "--no-progress"], "--limit",
+     "`limit`"),
+    (["pll", "--model", "embias-demo-mlm", "--pairs", "{json}", "--limit", "-1", "--no-progress"], "--limit",
+     "`limit`"),
+    (["pll", "--model", "embias-demo-mlm", "--pairs", "{json}", "--limit", "0", "--no-progress"], "--limit",
+     "`limit`"),
     (["pll", "--model", "embias-demo-mlm", "--pairs", "{crows}", "--token-budget", "0", "--no-progress"],
      "--token-budget", "token_budget"),
     (["pll", "--model", "embias-demo-mlm", "--pairs", "{crows}", "--decimals", "99", "--no-progress"],
@@ -143,11 +149,15 @@ def test_api_names_become_flags_only_where_they_name_an_option(message, expected
     (["nli", "--probe", "gender-occupation", "--chunk-size", "0"], "--chunk-size", "chunk_size"),
     (["nli", "--probe", "gender-occupation", "--top-k", "-1"], "--top-k", "top_k"),
     (["nli", "--probe", "gender-occupation", "--limit", "0"], "--limit", "`limit`"),
+    (["nli", "--probe", "gender-occupation", "--limit", "-1"], "--limit", "`limit`"),
 ])
 def test_cli_errors_name_the_option_typed(argv, flag, api, capsys, tmp_path, glove):
     crows = tmp_path / "pairs.csv"
     crows.write_text("sent_more,sent_less\nHe is a nurse .,She is a nurse .\n", encoding="utf-8")
-    argv = [a.replace("{crows}", str(crows)) for a in argv]
+    export = tmp_path / "pairs.json"  # the likelihood table's "Pairs JSON" export: a JSON array
+    export.write_text('[{"stereo": "He is a nurse .", "anti": "She is a nurse .", "bias_type": "gender"}, '
+                      '{"stereo": "He cried .", "anti": "She cried .", "bias_type": "gender"}]', encoding="utf-8")
+    argv = [a.replace("{crows}", str(crows)).replace("{json}", str(export)) for a in argv]
     assert main(argv, out=io.StringIO()) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err

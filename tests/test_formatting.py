@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from embias_widgets.formatting import column_kind, column_kinds, fixed, format_interval, format_value
+from embias_widgets.formatting import (
+    column_kind,
+    column_kinds,
+    fixed,
+    format_column,
+    format_interval,
+    format_table,
+    format_value,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,3 +76,57 @@ def test_python_and_javascript_write_every_case_the_same():
     assert js["values"] == py, [(c, a, b) for c, a, b in zip(CASES + INTERVALS, py, js["values"], strict=True)
                                 if a != b]
     assert js["kinds"] == column_kinds(COLUMNS)
+
+
+# -- a p-value is never rounded across the threshold in force --------------------------------------------------
+HOLM_21 = [0.01 / (21 - k) for k in range(21)]  # every step threshold of Holm over 21 p-values at 0.01
+P_ALPHA = [(p, a) for a in (0.05, 0.01, [0.01, 0.01 / 15], [0.05, 0.05 / 40], [0.01, 0.00005])
+           for p in (0.0098, 0.0102, 0.0099999, 0.010000000000000002, 0.01, 0.00999, 0.0499, 0.04996, 0.05004,
+                     0.050, 0.00066, 0.00067, 0.0006666, 0.00049, 0.00125, 0.00124, 0.00003, 0.00006, 0.00009,
+                     0.0, 1e-300, 0.5, 1.0, 0.0095, 0.0105)] + [(0.0098, HOLM_21), (0.00047, HOLM_21)]
+
+
+def _reads(text: str) -> tuple[float, float]:
+    """The values a shown p-value stands for: one number, or (0, F) for ``< F``."""
+    return (0.0, float(text[2:])) if text.startswith("< ") else (float(text), float(text))
+
+
+def test_a_p_value_is_never_rounded_across_the_alpha_in_force():
+    assert format_value(0.0098, "p") == "0.010"  # without a threshold: the usual 3 decimals
+    assert [format_value(p, "p", 0.01) for p in (0.0098, 0.0102, 0.00999, 0.01, 0.023)] == \
+        ["0.0098", "0.0102", "0.00999", "0.010", "0.023"]
+    assert format_value(0.010000000000000002, "p", 0.01) == "0.010"  # Holm's m * p in floating point: at alpha
+    assert [format_value(p, "p", 0.05) for p in (0.0499, 0.04996, 0.05004, 0.049)] == \
+        ["0.0499", "0.04996", "0.05004", "0.049"]
+    assert format_value(0.00066, "p", [0.01, 0.01 / 15]) == "0.00066"  # a Holm step's threshold 0.000667
+    assert format_value(0.00003, "p", 0.01) == "< 0.0001"
+    assert format_value(0.00003, "p", [0.01, 0.00005]) == "0.00003"  # "< 0.0001" would not say which side
+    for p, alpha in P_ALPHA:
+        low, high = _reads(format_value(p, "p", alpha))
+        for t in ([alpha] if isinstance(alpha, float) else alpha):
+            if p < t * (1 - 1e-9):
+                assert high < t, (p, t, low, high)
+            elif p > t * (1 + 1e-9):
+                assert low > t, (p, t, low, high)
+            else:
+                assert abs(low - t) <= 1e-9 * t, (p, t, low)
+
+
+def test_a_column_of_measures_is_written_with_decimals_throughout():
+    assert format_column([0.052, 0.0, 1.0], "number") == ["0.052", "0.000", "1.000"]
+    assert format_column([3, 0, 12000], "number") == ["3", "0", "12,000"]
+    assert format_column([0.0098, 0.0102], "p", [0.01, None]) == ["0.0098", "0.010"]
+    assert format_table([[0.268, 0.0, 0.0098], [0.269, 0.0, 0.5]], ["number", "number", "p"], [0.01, 0.01]) == \
+        [["0.268", "0", "0.0098"], ["0.269", "0", "0.500"]]
+
+
+def test_python_and_javascript_agree_on_thresholds_and_columns():
+    cases = json.dumps([[p, a] for p, a in P_ALPHA])
+    columns = [[[0.052, 0.0, 1.0], "number"], [[3, 0, 12000], "number"], [[0.5, None, True, "x", 0.0], "number"]]
+    js = _js("import { formatValue, formatColumn, formatStat } from './js/lib/format.js';"
+             f"const cases = {cases}; const columns = {json.dumps(columns)};"
+             "console.log(JSON.stringify({p: cases.map(([p, a]) => formatValue(p, 'p', a)),"
+             " columns: columns.map(([v, k]) => formatColumn(v, k)), stat: formatStat('p', 0.0098, 'p', 0.01)}));")
+    assert js["p"] == [format_value(p, "p", a) for p, a in P_ALPHA]
+    assert js["columns"] == [format_column(v, k) for v, k in columns]
+    assert js["stat"] == "p = 0.0098"

@@ -25,17 +25,58 @@ def _one_torch_thread():
 
 
 def test_a_long_nli_run_states_its_size_and_a_measured_estimate_first(monkeypatch):
-    monkeypatch.setattr(nli_cli, "LONG_NLI_PAIRS", 100)
+    """The size at once, before the model is loaded; the estimate before the first chunk is scored (the README's
+    `--limit 20000` said nothing for 12.8 s)."""
+    from embias_widgets.analysis.nli import study
+
+    monkeypatch.setattr(nli_cli, "MEASURED_NLI_PAIRS", 100)
+    seen: dict[str, str] = {}
+    real_model, real_run = study.cached_model, study.run_local
+
+    def loading(*args, **kwargs):
+        seen.setdefault("model", estimates.sys.stderr.getvalue())
+        return real_model(*args, **kwargs)
+
+    def scoring(model, source, todo, *args, **kwargs):
+        seen.setdefault("chunks", estimates.sys.stderr.getvalue())
+        return real_run(model, source, todo, *args, **kwargs)
+
+    monkeypatch.setattr(study, "cached_model", loading)
+    monkeypatch.setattr(study, "run_local", scoring)
     run = embias_inprocess("nli", "--probe", "gender-occupation", "--model", str(tiny_nli_dir()), "--limit", "200",
                            "--device", "cpu", "--format", "json")
     assert run.returncode == 0, run.stderr
-    line = next(line for line in run.stderr.splitlines() if line.startswith("embias nli: "))
-    assert "gender-occupation: 200 pairs (the first 200 of 1,912,896)" in line
-    rate = float(re.search(r"\(([\d,]+) pairs/s on the first 200\)", line).group(1).replace(",", ""))
-    assert rate > 0 and "about " in line and "--limit N" in line
-    small = embias_inprocess("nli", "--probe", "gender-occupation", "--model", str(tiny_nli_dir()), "--limit", "50",
-                             "--device", "cpu")
-    assert "embias nli:" not in small.stderr  # a short run says nothing before its table
+    size, estimate = (line for line in run.stderr.splitlines() if line.startswith("embias nli: "))
+    assert "gender-occupation: 200 pairs (the first 200 of 1,912,896)" in size
+    assert size in seen["model"] and estimate not in seen["model"]  # the size before the model is loaded
+    assert estimate in seen["chunks"]  # the estimate before the first chunk is scored
+    timed = int(re.search(r"pairs/s on the first (\d+)\)", estimate).group(1))
+    rate = float(re.search(r"\(([\d,]+) pairs/s on the first", estimate).group(1).replace(",", ""))
+    assert rate > 0 and 32 <= timed <= 200 and "about " in estimate and "--limit N" in estimate
+
+
+def test_a_local_cpu_run_moves_its_progress_bar_every_few_seconds(monkeypatch):
+    """Chunks of about 3 s of work at the measured rate (they were 4,096 pairs: 37 s at 110 pairs/s before the
+    bar first moved); a cluster, CUDA and a results directory keep 4,096-pair chunks."""
+    from embias_widgets.analysis.nli import study
+
+    assert [estimates.cpu_chunk(r) for r in (None, 5.0, 27.0, 150.0, 400.0, 5_000.0)] == [512, 64, 64, 256, 1024,
+                                                                                          4096]
+    monkeypatch.setattr(nli_cli, "MEASURED_NLI_PAIRS", 100)
+    monkeypatch.setattr(nli_cli, "nli_rate", lambda probe: (27.0, 64))  # a slow CPU: 27 pairs a second
+    steps: list[int] = []
+    real_run = study.run_local
+    monkeypatch.setattr(study, "run_local", lambda model, source, todo, *a, **k: (
+        steps.extend(b - a_ for a_, b in todo), real_run(model, source, todo, *a, **k))[1])
+    run = embias_inprocess("nli", "--probe", "gender-occupation", "--model", str(tiny_nli_dir()), "--limit", "200",
+                           "--device", "cpu", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    assert "about 7 s in one process here (27 pairs/s on the first 64)" in run.stderr
+    assert steps == [64, 64, 64, 8]
+    steps.clear()
+    run = embias_inprocess("nli", "--probe", "gender-occupation", "--model", str(tiny_nli_dir()), "--limit", "200",
+                           "--device", "cpu", "--format", "json", "--chunk-size", "100")
+    assert run.returncode == 0 and steps == [100, 100]  # as given
 
 
 def test_a_long_pll_run_states_its_size_and_a_measured_estimate_first(tmp_path, monkeypatch):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from embias_widgets.metrics import effect_size_interval, holm_bonferroni, weat
+from embias_widgets.metrics import effect_size_interval, holm_bonferroni, holm_thresholds, weat
 
 
 def test_holm_by_hand():
@@ -56,3 +56,16 @@ def test_bootstrap_replicate_matches_direct_recomputation():
     A2, B2 = A[ia], B[ib]
     direct = weat(X[ix], Y[iy], A2, B2, n_samples=2, method="sampled").effect_size
     assert ci.replicates[0] == pytest.approx(direct, rel=1e-10)
+
+
+def test_holm_step_thresholds_by_hand_and_against_the_rejections():
+    p = np.array([0.03, 0.001, 0.001, 0.2, 0.0004])
+    # sorted 0.0004, 0.001, 0.001, 0.03, 0.2: steps 0.05/5, 0.05/4, (tie: the first of its steps) 0.05/4, 0.05/2, 0.05
+    np.testing.assert_allclose(holm_thresholds(p, alpha=0.05), [0.025, 0.0125, 0.0125, 0.05, 0.01])
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        p = np.round(rng.uniform(0, 0.05, rng.integers(1, 12)), 3)  # rounded: ties happen
+        t, reject = holm_thresholds(p, alpha=0.01 * 3), holm_bonferroni(p, alpha=0.01 * 3).reject
+        passed = p <= t
+        for i in range(p.size):
+            assert reject[i] == all(passed[j] for j in range(p.size) if p[j] <= p[i])

@@ -98,11 +98,11 @@ def test_seat_and_sense_numbers_equal_the_analyses(quick):
 
     result, _ = quick
     seat = _rows(_section(result, section_id("seat", "all-MiniLM-L6-v2")))
-    record = run_suite(["sent-weat6"], ["all-MiniLM-L6-v2"], n_samples=10_000, seed=0, progress=False).records()[0]
+    record = run_suite(["sent-weat6"], ["all-MiniLM-L6-v2"], n_samples=100_000, seed=0, progress=False).records()[0]
     assert seat["sent-weat6"]["effect size d"] == record["effect_size"]
     assert seat["sent-weat6"]["p"] == record["p_value"]
     sense = _rows(_section(result, section_id("sense-weat", "all-MiniLM-L6-v2")))
-    rec = run_sense_suite(["sense-weat1"], ["gloss:all-MiniLM-L6-v2"], n_samples=10_000, seed=0)[0]
+    rec = run_sense_suite(["sense-weat1"], ["gloss:all-MiniLM-L6-v2"], n_samples=100_000, seed=0)[0]
     assert sense["sense-weat1"]["sense d"] == rec["effect_size"]
     assert sense["sense-weat1"]["p"] == rec["p_value"]
 
@@ -222,3 +222,30 @@ def test_mixed_kinds_get_a_coverage_table_and_say_which_model_each_method_covers
     assert "What ran on which model" in html and html.index("Findings") < html.index("What ran on which model")
     assert re.search(r"CrowS-Pairs: covers <bdi>embias-demo-mlm</bdi> only", html)
     assert html.index("DEMO") < html.index("<h2>Findings")  # the demo warning at the top
+
+
+def test_one_default_per_number_on_every_surface(quick, glove):
+    """weat6's p on GloVe read 0.0002 in the quick report (10,000 sampled splits) and < 0.0001 in embias weat and
+    the widget (exact over 12,870 splits), and the report tested at alpha 0.01 where the widgets did at 0.05:
+    now every surface computes p over the same splits and tests at one level."""
+    from _cli_inprocess import embias_inprocess
+
+    from embias_widgets.cli.entry import build_parser
+    from embias_widgets.metrics import DEFAULT_ALPHA
+    from embias_widgets.widgets import WeatExplorer
+
+    result, _ = quick
+    section = _section(result, section_id("weat", "glove-6b-50d"))
+    rows = _rows(section)
+    run = embias_inprocess("weat", "weat1", "weat6", "--format", "json")
+    cli = {r["test"]: r for r in json.loads(run.stdout)}
+    widget = WeatExplorer("weat6", model=glove).bars
+    assert not widget.p_provisional
+    assert cli["weat6"]["method"] == "exact" and rows["weat6"]["p"] == cli["weat6"]["p_value"] == widget.p_value
+    assert cli["weat1"]["method"] == "sampled" and rows["weat1"]["p"] == cli["weat1"]["p_value"]  # the same splits
+    parser = build_parser()
+    assert result.to_dict()["holm"]["alpha"] == widget.alpha == DEFAULT_ALPHA == 0.01
+    assert parser.parse_args(["weat", "weat6"]).alpha == parser.parse_args(["report", "--model", "m"]).alpha == 0.01
+    notes = [n for n in section["notes"] if n.startswith("p-values of ")]
+    assert any("weat6" in n and "exact permutation test over all 12,870 splits" in n for n in notes), notes
+    assert any("weat1" in n and "sampled permutation test over 100,000 splits" in n for n in notes), notes

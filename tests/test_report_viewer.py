@@ -61,3 +61,20 @@ def test_viewer_sends_the_blocks_report_html_is_drawn_from():
     assert viewer.page == page(report)  # a refused report leaves the page as it was
     viewer.report = {}
     assert viewer.page == []
+
+
+@pytest.mark.parametrize(("cut", "needle"), [
+    (lambda r: {"schema": "embias-report/1", "title": "ok", "sections": []}, "is missing"),
+    (lambda r: {k: v for k, v in r.items() if k != "provenance"}, "'provenance' is missing"),
+    (lambda r: {**r, "sections": [{"id": "weat--m", "title": "WEAT"}]}, "section 1 ('weat--m')"),
+    (lambda r: {**r, "holm": "0.01"}, "'holm'"),
+])
+def test_a_partial_or_older_report_is_one_refusal_naming_what_is_missing(cut, needle):
+    """As the JupyterLab file viewer refuses it: never a bare KeyError from inside the page."""
+    with pytest.raises(traitlets.TraitError, match="is not a whole embias report") as err:
+        ReportViewer(cut(_report()))
+    assert needle in str(err.value) and "embias report" in str(err.value)
+    viewer = ReportViewer(_report())
+    with pytest.raises(traitlets.TraitError, match=needle.replace("(", r"\(").replace(")", r"\)")):
+        viewer.report = cut(_report())
+    assert viewer.report == _report()  # the refused one is not kept

@@ -17,7 +17,7 @@ SENTENCE_MODEL = "all-MiniLM-L6-v2"
 DOUBLE_BIND_BLEACHED = "sent-heilman_double_bind_competent_one_word"
 DOUBLE_BIND_CONTEXT = "heilman_double_bind_competent_one_sentence"
 
-# Assignment 3: RIPA and debiasing (Ethayarajh et al. 2019; Bolukbasi et al. 2016; Dev et al. 2019).
+# Assignment 3: RIPA and debiasing (Ethayarajh et al. 2019; Bolukbasi et al. 2016; Dev et al. 2020).
 RIPA_WORD = "nurse"
 RANDOM_SEED = 0
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..formatting import format_value
 from ..metrics.neutrality import DEFAULT_TAUS
-from .estimates import LONG_NLI_PAIRS, nli_estimate, progress_default
+from .estimates import CHUNK_SECONDS, MEASURED_NLI_PAIRS, cpu_chunk, nli_estimate, nli_rate, nli_size, progress_default
 from .options import add_device_options, device_options
 
 
@@ -50,7 +50,10 @@ def add_nli(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask scheduler")
     where.add_argument("--workers", type=int, metavar="N", help="run on a local Dask cluster of N processes")
     p.add_argument("--limit", type=int, metavar="N", help="score only the first N pairs")
-    p.add_argument("--chunk-size", type=int, default=4096, metavar="N", help="pairs per chunk (default 4096)")
+    p.add_argument("--chunk-size", type=int, default=None, metavar="N",
+                   help=f"pairs per chunk (default: about {CHUNK_SECONDS:g} s of work at the measured rate for a "
+                   "local run on the CPU, so progress shows within seconds; 4096 on CUDA, on a Dask cluster and "
+                   "with --results-dir)")
     p.add_argument("--results-dir", metavar="DIR",
                    help="write each finished chunk here; a re-run of the very same run (same pairs content, "
                    "model files and options) resumes, anything else is refused")
@@ -98,16 +101,23 @@ def _iv_nli_args(args: argparse.Namespace) -> None:
         raise ValueError("--fresh starts a --results-dir over: give --results-dir DIR with it")
 
 
+def _local_cpu(args: argparse.Namespace, probe: Any) -> bool:
+    """A run in this process on the CPU that resumes nothing (its chunks' size is free to choose)."""
+    if args.results_dir or args.scheduler or args.workers or str(args.device or "").startswith("cuda"):
+        return False
+    return not str(getattr(probe.model, "device", "cpu")).startswith("cuda")
+
+
 def _levels_table(obj: dict[str, Any], level: float, out: Any) -> None:
     """Both levels, each measure with its interval at ``level`` (``[low, high]``)."""
     measures = [m for m in obj["pairs"] if m != "n" and not m.endswith("_interval")]
     out.write("level        " + "  ".join(f"{m:>22}" for m in measures) + "\n")
     for name in ("pairs", "word_pairs"):
         cells = []
-        for m in measures:
+        for m in measures:  # means and shares, never counts: 0.000 beside 0.052 and [0.000, 0.013]
             iv = obj[name][f"{m}_interval"]
             bounds = "" if iv is None else f" {format_value(iv)}"
-            cells.append(f"{format_value(obj[name][m])}{bounds}".rjust(22))
+            cells.append(f"{format_value(obj[name][m], whole_as_count=False)}{bounds}".rjust(22))
         out.write(f"{name:<12} " + "  ".join(cells) + "\n")
     iv = obj["pairs"].get("net_neutral_interval")
     what = iv["method"] if iv else "none (fewer than 2 word pairs)"
@@ -118,16 +128,17 @@ def _levels_table(obj: dict[str, Any], level: float, out: Any) -> None:
 def _templates_table(t: dict[str, Any], out: Any) -> None:
     """NN and FN per template, most and least neutral named."""
     most, least = t["most_neutral"], t["least_neutral"]
-    out.write(f"per template ({t['n_templates']}): most neutral {most['template']!r} "
-              f"(NN {format_value(most['net_neutral'])}), least neutral {least['template']!r} "
-              f"(NN {format_value(least['net_neutral'])}), spread {format_value(t['spread'])}\n")
+    shown = (("most", most["net_neutral"]), ("least", least["net_neutral"]), ("spread", t["spread"]))
+    nn = {k: format_value(v, whole_as_count=False) for k, v in shown}
+    out.write(f"per template ({t['n_templates']}): most neutral {most['template']!r} (NN {nn['most']}), least "
+              f"neutral {least['template']!r} (NN {nn['least']}), spread {nn['spread']}\n")
     rows = sorted(t["rows"], key=lambda r: -r["net_neutral"])
     if len(rows) > 10:
         out.write("  (the 5 most and 5 least neutral; every template in --format json)\n")
         rows = rows[:5] + rows[-5:]
     out.write("  NN      FN      n       template\n")
-    for row in rows:
-        nn, fn = format_value(row["net_neutral"]), format_value(row["fraction_neutral"])
+    for row in rows:  # NN and FN are a mean and a share: 1.000 and 0.000, never the counts 1 and 0
+        nn, fn = (format_value(row[k], whole_as_count=False) for k in ("net_neutral", "fraction_neutral"))
         out.write(f"  {nn:<6}  {fn:<6}  {row['n']:<6}  {row['template']}\n")
 
 
@@ -144,10 +155,17 @@ def run_nli(args: argparse.Namespace, out: Any) -> int:
     options = device_options(args)
     taus = tuple(args.tau) if args.tau else DEFAULT_TAUS
     try:
-        probe = NliProbe(source, args.model, taus=taus, chunk_size=args.chunk_size, top_k=args.top_k,
+        chunk = 4096 if args.chunk_size is None else args.chunk_size  # a given 0 is refused, never taken as unset
+        probe = NliProbe(source, args.model, taus=taus, chunk_size=chunk, top_k=args.top_k,
                          limit=args.limit, model_options=options)
-        if probe.n_pairs > LONG_NLI_PAIRS:  # size and a measured estimate before hours of scoring
-            print(f"embias nli: {nli_estimate(probe, args.workers)}", file=sys.stderr)
+        rate = None
+        if probe.n_pairs > MEASURED_NLI_PAIRS:  # the size at once, then a measured estimate, before scoring
+            print(f"embias nli: {nli_size(probe)}; loading the model and timing the first pairs", file=sys.stderr,
+                  flush=True)
+            rate = nli_rate(probe)
+            print(f"embias nli: {nli_estimate(probe, args.workers, rate)}", file=sys.stderr, flush=True)
+        if args.chunk_size is None and _local_cpu(args, probe):
+            probe.chunk_size = cpu_chunk(rate and rate[0])  # the progress bar moves every few seconds
         result = probe.run(scheduler=args.scheduler, workers=args.workers, results_dir=args.results_dir,
                            per_pair=args.per_pair or bool(args.output) or args.by_template,
                            progress=progress,

@@ -119,10 +119,9 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
                   "direction's non-tied pairs):\n")
         rows = [{"direction": k, **v} for k, v in record["by_direction"].items()]
         print_table(rows, ("direction", *columns), out)
-    out.write(f"score_interval ({args.level:g}): {record['score_interval']['method']}\n")
+    out.write(methods_line(args.level, record["score_interval"]["method"], record["p_value_method"]))
     if record["percent_of_decided_interval"]:
         out.write(f"percent_of_decided_interval: {record['percent_of_decided_interval']['method']}\n")
-    out.write(f"p_value: {record['p_value_method']}\n")
     if record.get("by_sense_key"):
         means = {m["sense_key"]: m for m in record["sense_means"]}
         rows = [{"sense_key": k, **v, "mean_stereo": means[k]["mean_stereo"], "mean_anti": means[k]["mean_anti"]}
@@ -142,6 +141,18 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
         if note:
             out.write(f"note: {note}\n")
     return 0
+
+
+def methods_line(level: float, interval: str, p_value: str) -> str:
+    """``interval (0.95): ...; p_value: ...``, a clause both methods end with (how a tie counts) said once, after
+    both, rather than twice."""
+    a, b = interval.split("; "), p_value.split("; ")
+    shared = 0
+    while shared < min(len(a), len(b)) - 1 and a[-1 - shared] == b[-1 - shared]:
+        shared += 1
+    both = "; ".join(a[len(a) - shared:])
+    line = f"interval ({level:g}): {'; '.join(a[:len(a) - shared])}; p_value: {'; '.join(b[:len(b) - shared])}"
+    return line + (f"; for both: {both}" if shared else "") + "\n"
 
 
 def _decimals(text: str) -> int | str | None:

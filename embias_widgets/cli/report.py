@@ -17,6 +17,7 @@ import argparse
 import sys
 from typing import Any
 
+from ..metrics import DEFAULT_ALPHA
 from .options import add_device_options, device_options
 
 
@@ -42,7 +43,7 @@ def add_report(sub: argparse._SubParsersAction) -> None:
                    help="BBQ's data folder for the language models' BBQ section, full reports only (default: the "
                    "data folder; else skipped)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every sampled test and sample")
-    p.add_argument("--alpha", type=float, default=0.01, metavar="A",
+    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, metavar="A",
                    help="Holm-Bonferroni level over every p-value of the report (May et al.: 0.01)")
     p.add_argument("--level", type=float, default=0.95, metavar="L",
                    help="confidence level of every interval of the report (bootstrap, Wilson, t)")
@@ -58,9 +59,10 @@ def add_report(sub: argparse._SubParsersAction) -> None:
                    "model, paired item by item (report.json's comparisons)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     p.add_argument("--model-card", action="store_true",
-                   help="also write MODEL_CARD_BIAS.md (one per model: MODEL_CARD_BIAS.<n>.md): a 'Bias evaluation' "
-                   "section in the Hugging Face model-card style with a model-index YAML block, to paste into a "
-                   "model card")
+                   help="also write MODEL_CARD_BIAS.md (with several models one per model, "
+                   "MODEL_CARD_BIAS.<model id>.md, the id its sections and figures are named by): a 'Bias "
+                   "evaluation' section in the Hugging Face model-card style with a model-index YAML block, to "
+                   "paste into a model card")
     p.set_defaults(run=run_report)
 
 
@@ -83,7 +85,9 @@ def run_report(args: argparse.Namespace, out: Any) -> int:
     out.write(f"report: {target.resolve()}\n")
     if args.model_card:
         from ..analysis.publish import write_model_cards
+        from ..analysis.report.figures import chart_text
 
-        for path in write_model_cards(result.to_dict(), report.out):
-            out.write(f"model card: {path.resolve()}\n")
+        report_dict = result.to_dict()
+        for m, path in zip(report_dict["models"], write_model_cards(report_dict, report.out), strict=True):
+            out.write(f"model card of {chart_text(m['name'])}: {path.resolve()}\n")
     return 0

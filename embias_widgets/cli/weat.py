@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from ..formatting import format_value
+from ..metrics import DEFAULT_ALPHA
 from .options import add_device_options, device_options
 from .tables import print_table
 
@@ -49,7 +50,7 @@ def add_weat(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lowercase", action="store_true",
                    help="look items up lowercased (default: automatic: on for a model whose vocabulary is all "
                    "lower case, such as glove-6b-50d, else off; the run reports which)")
-    p.add_argument("--alpha", type=float, default=0.01, help="Holm-Bonferroni family-wise level over all rows")
+    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="Holm-Bonferroni family-wise level over all rows")
     p.add_argument("--senses", choices=("max", "average"), default=None,
                    help="sense models only: a lemma item is the max over its sense pairs (default) or the "
                    "eq. 7 average of its sense vectors; items written as sense keys are looked up as keys")
@@ -126,19 +127,30 @@ def _run_weat(args: argparse.Namespace, out: Any) -> int:
     else:
         write_rows(rows, ("test", "model", "effect_size", "d_interval", "assoc_diff", "assoc_diff_interval", "p_value",
                           "method", "n_permutations", "p_value_holm", "significant_holm", "oov"), out,
-                   robustness=args.robustness)
+                   robustness=args.robustness, alpha=args.alpha)
     return 0
 
 
-def write_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], out: Any, *, robustness: bool) -> None:
+def holm_alphas(rows: list[dict[str, Any]], alpha: float) -> list[tuple[float, float]]:
+    """Per row, the thresholds its p-values are shown against: ``alpha`` (for the Holm-adjusted p) and the
+    threshold of the Holm step that judges its raw p (:func:`~embias_widgets.metrics.holm_thresholds`)."""
+    from ..metrics import holm_thresholds
+
+    steps = holm_thresholds([r["p_value"] for r in rows], alpha=alpha) if rows else []
+    return [(alpha, float(t)) for t in steps]
+
+
+def write_rows(rows: list[dict[str, Any]], columns: tuple[str, ...], out: Any, *, robustness: bool,
+               alpha: float) -> None:
     """The table (each row's interval of d as ``d_interval``, the association difference mean_X s - mean_Y s as
-    ``assoc_diff`` with ``assoc_diff_interval``), then each row's story (when p and the interval disagree), its
-    notes and its --robustness lines; then how the intervals were computed."""
+    ``assoc_diff`` with ``assoc_diff_interval``; each p-value with the digits that keep it on its side of ``alpha``
+    and of its Holm step), then each row's story (when p and the interval disagree), its notes and its
+    --robustness lines; then how the intervals were computed."""
     for r in rows:
         r["d_interval"] = r.get("effect_size_interval")
         r["assoc_diff"] = r.get("association_difference")
         r["assoc_diff_interval"] = r.get("association_difference_interval")
-    print_table(rows, columns, out)
+    print_table(rows, columns, out, alphas=holm_alphas(rows, alpha))
     for r in rows:
         if r.get("story"):
             out.write(f"story [{r['test']}]: {r['story']}\n")
@@ -162,8 +174,8 @@ def write_robustness(row: dict[str, Any], out: Any) -> None:
               + (f"; here {st['share_significant_note']}" if st.get("share_significant_note") else "") + "\n")
     movers = sorted((r for r in row["influence"] if r["effect_size_change"] is not None),
                     key=lambda r: -abs(r["effect_size_change"]))[:3]
-    shown = ", ".join(f"{r['word']!r} ({r['set']}) d {format_value(r['effect_size_without'], 'effect')}"
-                      for r in movers)
+    shown = ", ".join(f"{r['word']!r} ({r.get('category') or r['set']}) d "  # the test's name for the set
+                      f"{format_value(r['effect_size_without'], 'effect')}" for r in movers)
     out.write(f"influence [{test}]: d moves most without {shown}\n")
     for what in ("sign", "significance"):
         flips = [r["word"] for r in row["influence"] if r[f"flips_{what}"]]
@@ -198,5 +210,5 @@ def _run_sense_weat(args: argparse.Namespace, out: Any) -> int:
             r["word_average_d"] = r["word_level"]["word_average"]["effect_size"]
             r["word_max_d"] = r["word_level"]["word_max"]["effect_size"]
         write_rows(rows, ("test", "model", "senses", "effect_size", "d_interval", "p_value", "word_average_d",
-                          "word_max_d"), out, robustness=args.robustness)
+                          "word_max_d"), out, robustness=args.robustness, alpha=args.alpha)
     return 0

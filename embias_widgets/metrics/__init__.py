@@ -36,7 +36,7 @@ from .likelihood import (
     stereoset_from_comparisons,
     stereoset_scores,
 )
-from .multiple_testing import HolmResult, holm_bonferroni
+from .multiple_testing import DEFAULT_ALPHA, HolmResult, holm_bonferroni, holm_thresholds
 from .paired import McNemarResult, PairedChange, mcnemar_exact, pair_score_change
 from .paired_association import effect_size_change, swap_permutation_test
 from .paired_resampling import RipaChange, neutrality_change, ripa_change, stereoset_change
@@ -64,6 +64,7 @@ from .senses import (
 )
 
 __all__ = [
+    "DEFAULT_ALPHA",
     "AssociationIntervals",
     "AssociationResult",
     "BbqCell",
@@ -104,6 +105,7 @@ __all__ = [
     "effect_size_interval",
     "effect_size_interval_from_cosines",
     "holm_bonferroni",
+    "holm_thresholds",
     "icat_score",
     "leave_one_out",
     "max_sense_association",

@@ -9,11 +9,11 @@ Rows of every matrix are word vectors; nothing here looks words up.
 - RIPA (same paper, Definition 2): ``RIPA(w) = <w, b>`` on the raw vector.
 - Bias subspace: the span of the difference vectors (the Debiasing Theorem of
   Ethayarajh et al. 2019 needs the span), or the top-k principal components of
-  a word set (Dev et al. 2019, §3.1, with singular-value ratios as in their
+  a word set (Dev et al. 2020, §3.1, with singular-value ratios as in their
   Table 7).
 - Projection debiasing (Bolukbasi et al. 2016; Ethayarajh et al. 2019, §3):
   ``w' = w - sum_j <w, b_j> b_j`` for an orthonormal basis ``b_j``, on
-  vectors that were *not* normalised first. Dev et al. (2019, Table 8) compare
+  vectors that were *not* normalised first. Dev et al. (2020, Table 8) compare
   against projecting out random directions of the same dimension.
 - Which words to debias, unsupervised (Ethayarajh et al. 2019, §6.3): ``w``
   iff ``|<w, g>| < |<w, b>|`` for a gender-defining relation vector ``g`` and a
@@ -91,7 +91,7 @@ class Subspace:
 
     @property
     def singular_value_ratios(self) -> np.ndarray:
-        """``sigma_i / sigma_1`` for ``i = 2, 3, ...`` (Dev et al. 2019, Table 7)."""
+        """``sigma_i / sigma_1`` for ``i = 2, 3, ...`` (Dev et al. 2020, Table 7)."""
         s = self.singular_values
         if s.size == 0 or s[0] == 0:
             return np.zeros(0)
@@ -198,7 +198,7 @@ def span_subspace(D: np.ndarray, *, rtol: float | None = None) -> Subspace:
 
 
 def principal_subspace(V: np.ndarray, k: int, *, center: bool = True) -> Subspace:
-    """Top-``k`` principal components of a word set (Dev et al. 2019, §3.1).
+    """Top-``k`` principal components of a word set (Dev et al. 2020, §3.1).
 
     With ``center`` (PCA) the rows are centred on their mean first. The
     subspace's ``singular_value_ratios`` are ``sigma_i / sigma_1``, the
@@ -230,7 +230,7 @@ def random_subspace(
 ) -> Subspace:
     """``k`` orthonormal directions drawn uniformly at random in ``R^dim``.
 
-    Dev et al. (2019, Tables 8, 12, 14) project out random directions as a
+    Dev et al. (2020, Tables 8, 12, 14) project out random directions as a
     control for the effect of removing *any* subspace of that dimension. The
     basis is the Q factor of a standard normal ``(dim, k)`` matrix (with the
     signs fixed by R's diagonal, which makes the distribution uniform).

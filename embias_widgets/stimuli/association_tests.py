@@ -100,6 +100,13 @@ def clean_items(items: Iterable[str], *, where: str = "set") -> tuple[tuple[str,
     return tuple(kept), tuple(dups)
 
 
+def duplicates_note(key: str, duplicates: Iterable[str]) -> str:
+    """The note for items listed more than once in set ``key``: each is kept once, so it counts once in d, p
+    and every robustness check (word influence, subset stability) and in the set's size."""
+    return (f"{key}: removed duplicate item(s) {', '.join(repr(d) for d in duplicates)}: listed more than once, "
+            "each counts once (in n, d, p and the robustness checks)")
+
+
 def spec_from_json(obj: object, *, name: str, source: str = "<json>") -> AssociationTestSpec:
     """Validate a sent-bias JSON object; errors name the key and what to fix."""
     if not isinstance(obj, dict):
@@ -118,7 +125,7 @@ def spec_from_json(obj: object, *, name: str, source: str = "<json>") -> Associa
             raise TestFileError(f"{source}: {key}.examples must be a list of strings")
         kept, dups = clean_items(examples)
         if dups:
-            notes.append(f"{key}: removed duplicate item(s) {', '.join(repr(d) for d in dups)}")
+            notes.append(duplicates_note(key, dups))
         sets[key] = WordSet(str(entry.get("category", key)), kept)
     return AssociationTestSpec(
         name=name,

@@ -24,8 +24,13 @@ def read_utf8(path: str | Path, *, what: str = "file") -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        raise TextFileError(
-            f"{path}: line {line} (byte {err.start}) holds 0x{data[err.start]:02x}, which is not UTF-8: "
-            f"save the {what} as UTF-8 text"
-        ) from None
+        raise not_utf8(path, err, line=data.count(b"\n", 0, err.start) + 1, what=what) from None
+
+
+def not_utf8(path: str | Path, err: UnicodeDecodeError, *, line: int, offset: int = 0,
+             what: str = "file") -> TextFileError:
+    """The error for bytes of ``path`` that are not UTF-8 (``err`` from decoding part of it that starts at byte
+    ``offset`` of the file, on line ``line``): the file, the line, the byte, the encoding expected and the fix."""
+    byte = err.object[err.start]
+    return TextFileError(f"{path}: line {line} (byte {offset + err.start}) holds 0x{byte:02x}, which is not UTF-8: "
+                         f"save the {what} as UTF-8 text")

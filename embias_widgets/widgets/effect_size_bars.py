@@ -13,7 +13,7 @@ from typing import Any
 import traitlets
 
 from ..analysis import AssociationTestResult
-from ..analysis.association import describe_p_value, display_test_name
+from ..analysis.association import DEFAULT_ALPHA, describe_p_value, display_test_name
 from ._base import EmbiasWidget, bundle
 
 CORRECTION = "none (one test)"
@@ -70,8 +70,8 @@ class EffectSizeBars(EmbiasWidget):
     p_value = traitlets.Float(None, allow_none=True).tag(sync=True)
     significant = traitlets.Bool(False).tag(sync=True)
     """p < alpha."""
-    alpha = traitlets.Float(0.05).tag(sync=True)
-    """The significance level, in (0, 1)."""
+    alpha = traitlets.Float(DEFAULT_ALPHA).tag(sync=True)
+    """The significance level, in (0, 1): 0.01 unless given, the level of the report and ``embias weat``."""
     method_text = traitlets.Unicode("").tag(sync=True)
     """How p was computed, e.g. "exact over 12,870 splits"."""
     p_provisional = traitlets.Bool(False).tag(sync=True)
@@ -110,7 +110,7 @@ class EffectSizeBars(EmbiasWidget):
     def _valid_alpha(self, proposal: dict) -> float:
         value = proposal["value"]
         if not 0 < value < 1:
-            raise traitlets.TraitError(f"alpha must be between 0 and 1 (e.g. 0.05), got {value!r}")
+            raise traitlets.TraitError(f"alpha must be between 0 and 1 (e.g. 0.01), got {value!r}")
         return value
 
     def show(

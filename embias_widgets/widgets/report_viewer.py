@@ -36,10 +36,18 @@ class ReportViewer(EmbiasWidget):
 
     @traitlets.validate("report")
     def _valid_report(self, proposal: dict) -> dict:
+        """An ``embias-report/1`` dict whose keys and sections are whole (the check the JupyterLab file viewer and
+        ``ReportResult.load`` make): a partial or older report is one refusal, never a KeyError from the page."""
+        from ..analysis.publish.page import report_problem
+
         value = proposal["value"]  # the schema written out: a ReportResult's display hook opens this module, so
         if value and value.get("schema") not in ("embias-report/1", "embias-report/2"):  # no analysis.report here
             raise traitlets.TraitError(f"report must be an embias-report/1 or /2 dict (report.json), got schema "
                                        f"{value.get('schema')!r}")
+        problem = report_problem(value) if value else None
+        if problem is not None:
+            raise traitlets.TraitError(f"report is not a whole embias report: {problem}; give the report.json that "
+                                       "embias report wrote (ReportResult.load(path)), or write it again")
         return value
 
     @traitlets.observe("report")

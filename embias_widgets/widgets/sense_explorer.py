@@ -22,6 +22,7 @@ from typing import Any
 
 import ipywidgets
 
+from ..analysis.association import DEFAULT_ALPHA
 from ..analysis.senses import (
     LEVEL_TITLES,
     USER_ERRORS,
@@ -49,7 +50,7 @@ class SenseWeatExplorer(ipywidgets.VBox):
         whose items are sense keys or lemmas, or a
         :class:`~embias_widgets.analysis.senses.SenseAssociationTest`.
     alpha
-        Level for the significance mark (default 0.05).
+        Level for the significance mark (default 0.01, the level of the report and ``embias weat``).
     progressive
         For a sampled test, first show p from the first block of splits (the same first draws as the full run,
         marked provisional), then the full-precision p (default True). d is final in both.
@@ -58,7 +59,8 @@ class SenseWeatExplorer(ipywidgets.VBox):
         (``model``, ``senses``, ``n_samples``, ``seed``, ...).
     """
 
-    def __init__(self, test: Any = None, *, alpha: float = 0.05, progressive: bool = True, **options: Any) -> None:
+    def __init__(self, test: Any = None, *, alpha: float = DEFAULT_ALPHA, progressive: bool = True,
+                 **options: Any) -> None:
         self.progressive = progressive
         self.analysis = test if isinstance(test, SenseAssociationTest) else SenseAssociationTest(test, **options)
         wordnet = self.analysis.wordnet or load_wordnet()

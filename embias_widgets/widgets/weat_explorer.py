@@ -17,6 +17,7 @@ import ipywidgets
 
 from ..analysis import AssociationTest, AssociationTestResult, SentenceAssociationTest
 from ..analysis.association import (
+    DEFAULT_ALPHA,
     SET_KEYS,
     USER_ERRORS,
     association_test_for,
@@ -41,7 +42,7 @@ class WeatExplorer(ipywidgets.VBox):
         A bundled test name, a sent-bias file path, a spec, or an
         :class:`AssociationTest` (e.g. a sentence test).
     alpha
-        Level for the significance mark (default 0.05).
+        Level for the significance mark (default 0.01, the level of the report and ``embias weat``).
     progressive
         For a sampled test, first show p from the first block of splits (the
         same first draws as the full run, marked provisional), then the
@@ -50,7 +51,8 @@ class WeatExplorer(ipywidgets.VBox):
         Passed to :class:`AssociationTest` (``model``, ``n_samples``, ``seed``, ...).
     """
 
-    def __init__(self, test: Any = "weat1", *, alpha: float = 0.05, progressive: bool = True, **options: Any) -> None:
+    def __init__(self, test: Any = "weat1", *, alpha: float = DEFAULT_ALPHA, progressive: bool = True,
+                 **options: Any) -> None:
         self.progressive = progressive
         self._options = {k: v for k, v in options.items() if k != "model"}
         self._models = ContentKeyedModels()  # by content: a file edited in place is loaded again (issue 31, 3)

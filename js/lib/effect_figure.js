@@ -15,7 +15,7 @@ export function figureSpec(model) {
   const count = (set) => new Set(rows.filter((r) => r.set === set).map((r) => r.word)).size;
   const numbers = d === null || d === undefined
     ? "d undefined"
-    : `d = ${formatValue(d, "effect")} ${intervalText(model.get("effect_size_interval"))}   ${p === null || p === undefined ? "p = n/a" : formatStat("p", p, "p")}${model.get("significant") ? " *" : ""}   n = ${count("targ1")} + ${count("targ2")} target words`;
+    : `d = ${formatValue(d, "effect")} ${intervalText(model.get("effect_size_interval"))}   ${p === null || p === undefined ? "p = n/a" : formatStat("p", p, "p", model.get("alpha"))}${model.get("significant") ? " *" : ""}   n = ${count("targ1")} + ${count("targ2")} target words`;
   const stability = model.get("stability") || {};
   const trust = stability.verdict ? `stability: ${stability.verdict}${stability.reason ? `: ${stability.reason}` : ""} `
     + `(${stability.rule})` : "";

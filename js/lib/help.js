@@ -59,7 +59,7 @@ export const HELP = {
   },
   significance: {
     term: "* and alpha",
-    text: "The star marks p < alpha, the significance level shown beside it (0.05 unless you chose another). One test at that level; with many tests, correct for multiple testing (the batch command reports Holm-adjusted p).",
+    text: "The star marks p < alpha, the significance level shown beside it (0.01 unless you chose another: the level of the report and the batch command). One test at that level; with many tests, correct for multiple testing (the batch command reports Holm-adjusted p).",
     cite: CALISKAN,
   },
   interval: {

@@ -3,7 +3,7 @@
 // embias_widgets/formatting.py); every text reaches the page through textContent; user text (between the
 // isolates U+2068 and U+2069) sits in a <bdi>, as report.html writes it.
 import { h } from "./dom.js";
-import { formatValue } from "./format.js";
+import { formatTable } from "./format.js";
 import { safeSvg } from "./safe_svg.js";
 
 const FSI = "\u2068";
@@ -31,8 +31,8 @@ function table(b) {
   const numeric = (v) => (typeof v === "number" || (v && typeof v === "object")) && typeof v !== "boolean";
   return h("div", { className: "rv-scroll" }, h("table", {},
     h("thead", {}, h("tr", {}, b.columns.map((c) => withText("th", {}, c)))),
-    h("tbody", {}, b.rows.map((r) => h("tr", {}, r.map((v, i) =>
-      withText("td", { className: numeric(v) ? "rv-num" : "" }, formatValue(v, b.kinds[i]))))))));
+    h("tbody", {}, formatTable(b.rows, b.kinds, b.alphas ?? null).map((texts, j) => h("tr", {}, b.rows[j].map((v, i) =>
+      withText("td", { className: numeric(v) ? "rv-num" : "" }, texts[i])))))));
 }
 
 function figure(b) {

@@ -72,7 +72,7 @@ export function influenceView({ onSelect }) {
   function describe(r, d, alpha) {
     const role = `${ROLE[r.set] || r.set}${r.category ? `: ${r.category}` : ""}`;
     if (r.effect_size_without === null || r.effect_size_without === undefined) return `Without ${r.word} (${role}): d is undefined.`;
-    const p = formatValue(r.p_value_without, "p");
+    const p = formatValue(r.p_value_without, "p", alpha);  // never rounded across the α its verdict uses
     return `Without ${r.word} (${role}): d = ${formatValue(r.effect_size_without, "effect")} (${signed(r.effect_size_change, 3)} from ${formatValue(d, "effect")}), `
       + `p ${p.startsWith("<") ? p : `= ${p}`}; sign ${r.flips_sign ? "FLIPS" : "kept"}; significance at α = ${alpha} ${r.flips_significance ? "FLIPS" : "kept"}.`;
   }

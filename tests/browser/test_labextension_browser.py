@@ -305,7 +305,7 @@ def test_report_file_opens_as_report_html_shows_it(lab_server, page, report_dir)
             label = f"labextension viewer {width}px {theme}"
             got = page.evaluate(_CHECKS, VIEW)
             assert got["header"].endswith("· seed 0 · alpha 0.01"), (label, got["header"])
-            assert got["sizes"].startswith("quick sizes: permutations per test: 10,000") and got["sizesClipped"] <= 0
+            assert got["sizes"].startswith("quick sizes: permutations per test: 100,000") and got["sizesClipped"] <= 0
             assert got["tables"] == html_cells, (label, got["tables"][:2], html_cells[:2])
             assert got["pageWidth"] <= got["viewport"], f"{label}: the page scrolls sideways ({got['pageWidth']} px)"
             assert got["viewOverflow"] <= 0 and got["reportOverflow"] <= 0 and got["cardsOut"] <= 0.5, (label, got)

@@ -65,7 +65,7 @@ def test_explorer_as_a_person_uses_it(lab_server, page, timings):
     expect(page.locator(".vega-embed").first).to_be_visible(timeout=90_000)  # altair chart drew
     timings["quickstart_run_all_to_widgets_s"] = round(time.monotonic() - t1, 2)
     expect(bars.locator(".esb-title")).to_have_text(re.compile(r"^WEAT 6: Male vs female names with career"))
-    expect(bars.locator(".esb-value")).to_contain_text("α = 0.05")
+    expect(bars.locator(".esb-value")).to_contain_text("α = 0.01")  # one default level on every surface
     before = float(bars.get_attribute("data-effect-size"))
     value_text = bars.locator(".esb-value")
     expect(value_text).to_contain_text(f"d = {format_value(before, 'effect')}")

@@ -8,6 +8,7 @@
 - :mod:`.merging`, :mod:`.validation`: items that are one vector; what a study accepts.
 """
 
+from ...metrics import DEFAULT_ALPHA
 from .catalog import (
     SET_KEYS,
     USER_ERRORS,
@@ -33,6 +34,7 @@ from .suite import (
 from .validation import SET_ROLES, AssociationInputError
 
 __all__ = [
+    "DEFAULT_ALPHA",
     "RESULTS_COLUMNS",
     "SET_KEYS",
     "SET_ROLES",

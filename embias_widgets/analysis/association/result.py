@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import AssociationResult, BootstrapInterval
+from ...metrics import DEFAULT_ALPHA, AssociationResult, BootstrapInterval
 from ...models import OutOfVocabulary
 from ...palette import altair_scale, set_colors
 from ...stimuli import SET_KEYS
@@ -168,14 +168,14 @@ class AssociationTestResult:
         what = "words" if self.item_words is None else "sentences"
         return interval_record(self.difference_interval, seed=self._seed(), what=what)
 
-    def influence(self, *, alpha: float = 0.05, significant: Any = None) -> list[dict[str, Any]]:
+    def influence(self, *, alpha: float = DEFAULT_ALPHA, significant: Any = None) -> list[dict[str, Any]]:
         """Word influence: one record per word of each set, ``{"set", "category", "word", "effect_size_without",
         "effect_size_change", "p_value_without", "flips_sign", "flips_significance"}``, from the run's cosines (no
         encoding). Significant: ``p < alpha`` unless ``significant`` (a function of an array of p) is given.
         SEAT: a word's sentences leave together. See :mod:`embias_widgets.analysis.association.robustness`."""
         return influence_records(self, alpha=alpha, significant=significant)
 
-    def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
+    def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = DEFAULT_ALPHA,
                   significant: Any = None, correction: str | None = None) -> dict[str, Any]:
         """Stability: ``verdict`` "stable" when the test is significant (``p < alpha`` unless ``significant`` is
         given) and the interval of d over word choice excludes 0, else "fragile", with its ``reason``, the
@@ -186,7 +186,7 @@ class AssociationTestResult:
         return stability_record(self, k=k, keep=keep, seed=seed, alpha=alpha, significant=significant,
                                 correction=correction)
 
-    def story(self, *, alpha: float = 0.05, significant: Any = None) -> str | None:
+    def story(self, *, alpha: float = DEFAULT_ALPHA, significant: Any = None) -> str | None:
         """One sentence when the permutation test (``p < alpha`` unless ``significant`` is given: "with these
         words") and the interval of d ("with other words of the same kinds") disagree, e.g. "significant for
         these words; the interval over word choice includes 0"; None when they agree or there is no interval."""
@@ -196,7 +196,7 @@ class AssociationTestResult:
         """SEAT template sensitivity: d per template alone and the spread (None for WEAT)."""
         return template_record(self)
 
-    def robustness(self, *, alpha: float = 0.05, significant: Any = None, correction: str | None = None,
+    def robustness(self, *, alpha: float = DEFAULT_ALPHA, significant: Any = None, correction: str | None = None,
                    k: int = 200, keep: float = 0.8) -> dict[str, Any]:
         """The ``--robustness`` keys: ``influence`` (+ ``influence_method``), ``stability`` and ``templates``."""
         loo = word_influence(self)

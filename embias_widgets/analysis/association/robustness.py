@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import BootstrapInterval
+from ...metrics import DEFAULT_ALPHA, BootstrapInterval
 from ...metrics.bootstrap import effect_size_interval_from_cosines
 from ...metrics.robustness import (
     LeaveOneOut,
@@ -132,7 +132,8 @@ def _sign(d: Any) -> float:
 
 
 def influence_records(
-    result: Any, *, alpha: float = 0.05, significant: Significant | None = None, loo: LeaveOneOut | None = None,
+    result: Any, *, alpha: float = DEFAULT_ALPHA, significant: Significant | None = None,
+    loo: LeaveOneOut | None = None,
 ) -> list[dict]:
     """One record per word of each set: d and p without it, and whether its removal flips d's sign or the
     test's significance (``significant``, default ``p < alpha``), and how far d moves (``loo``: the
@@ -212,7 +213,7 @@ def verdict_interval(result: Any, *, seed: int | None) -> BootstrapInterval | No
                                              ddof=result.core.ddof, n_resamples=DEFAULT_RESAMPLES, rng=seed)
 
 
-def finding_story(result: Any, *, alpha: float = 0.05, significant: Significant | None = None) -> str | None:
+def finding_story(result: Any, *, alpha: float = DEFAULT_ALPHA, significant: Significant | None = None) -> str | None:
     """The one sentence (:func:`~.story.story_sentence`) when the result's permutation test (significant by
     ``significant``, else ``p < alpha``) and its interval of d over word choice disagree; None when they agree
     or the run computed no interval."""
@@ -238,7 +239,7 @@ def subset_draws(result: Any, *, k: int, keep: float, seed: int | None) -> Subse
 
 def stability_record(
     result: Any, *, k: int = DEFAULT_SUBSETS, keep: float = DEFAULT_KEEP, seed: int | None = None,
-    alpha: float = 0.05, significant: Significant | None = None, correction: str | None = None,
+    alpha: float = DEFAULT_ALPHA, significant: Significant | None = None, correction: str | None = None,
 ) -> dict[str, Any]:
     """The stability record: the verdict (``"stable"`` / ``"fragile"``, :func:`~.story.verdict_reason`: the test
     significant and the interval of d over word choice excluding 0), its ``reason``, the one-sentence ``story``

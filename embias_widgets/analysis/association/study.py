@@ -20,6 +20,7 @@ from ...metrics.permutation import first_block_samples
 from ...metrics.samplers import DEFAULT_SAMPLER
 from ...models import OutOfVocabulary, load_model
 from ...stimuli import SET_KEYS, AssociationTestSpec, WordSet, resolve_test
+from ...stimuli.association_tests import duplicates_note
 from .merging import MergedItems, merge_same_vectors
 from .result import AssociationTestResult
 from .robustness import DEFAULT_RESAMPLES
@@ -74,7 +75,7 @@ class AssociationTest:
             spec = test
         else:
             spec = resolve_test(test)
-        self._notes = list(spec.notes)
+        self._notes = list(spec.notes)  # what the test's reader removed (an item listed twice in the file)
         for key, given in zip(SET_KEYS, (targ1, targ2, attr1, attr2), strict=True):
             if given is None:
                 continue
@@ -83,7 +84,11 @@ class AssociationTest:
                 category, items = given
             else:
                 category, items = getattr(spec, key).category, given
-            spec = spec.with_set(key, WordSet.of(category, clean_set(key, items)[0]))
+            kept, dups = clean_set(key, items)
+            self._notes = [n for n in self._notes if not n.startswith(f"{key}:")]
+            if dups:
+                self._notes.append(duplicates_note(key, dups))
+            spec = spec.with_set(key, WordSet.of(category, kept))
         self.spec = spec
         check_study_options(variant=variant, ddof=ddof, n_samples=n_samples, alternative=alternative,
                             method=method, sampler=sampler, seed=seed)
@@ -97,8 +102,10 @@ class AssociationTest:
         self._encoder_notes: dict[str, str] = {}  # item -> what the encoder said about it
         self._encode_notes: list[str] = []  # what the encoder said about an encode as a whole
         self._merged: dict[str, tuple[MergedItems, ...]] = {}
-        for key in SET_KEYS:  # normalise and deduplicate the initial sets
+        for key in SET_KEYS:  # normalise and deduplicate the initial sets, keeping the notes of what was removed
+            removed = [n for n in self._notes if n.startswith(f"{key}:")]
             self.set_items(key, getattr(spec, key).examples)
+            self._notes += [n for n in removed if n not in self._notes]
 
     # -- options -----------------------------------------------------------
     def set_options(self, **options: Any) -> None:
@@ -126,7 +133,7 @@ class AssociationTest:
         self.spec = self.spec.with_set(key, WordSet(getattr(self.spec, key).category, kept))
         self._notes = [n for n in self._notes if not n.startswith(f"{key}:")]
         if dups:
-            self._notes.append(f"{key}: removed duplicate item(s) {', '.join(repr(d) for d in dups)}")
+            self._notes.append(duplicates_note(key, dups))
         return dups
 
     def rename(self, key: str, category: str) -> None:
@@ -225,9 +232,10 @@ class AssociationTest:
         merged = tuple(m for k in SET_KEYS for m in self._merged.get(k, ()))
         notes.extend(m.message() for m in merged)
         notes.extend(self._degenerate_notes(enc, options))
-        n_dropped = sum(len(enc[k][2]) for k in SET_KEYS)
-        if n_dropped:
-            notes.append(f"{n_dropped} item(s) not in the vocabulary were left out (see oov)")
+        dropped = [o.item for k in SET_KEYS for o in enc[k][2]]
+        if dropped:  # one note naming them: a report section, the CLI and the widget quote it as it is
+            more = f" and {len(dropped) - 8} more" if len(dropped) > 8 else ""
+            notes.append(f"{len(dropped)} item(s) not in the vocabulary were left out: {', '.join(dropped[:8])}{more}")
         averaged = tuple(i for k in SET_KEYS for i in enc[k][3])
         if averaged:
             notes.append(f"{len(averaged)} multi-word item(s) encoded as the mean of their words' vectors")

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import HolmResult, holm_bonferroni
+from ...formatting import format_p
+from ...metrics import DEFAULT_ALPHA, HolmResult, holm_bonferroni, holm_thresholds
 from ...models import load_model
 from ...stimuli import AssociationTestSpec, bundled_test_names
 from ...stimuli.sentence_tests import SentenceTestSpec, sentence_test_names
@@ -160,6 +161,11 @@ class SuiteResult:
             "**" if sig else ("*" if p < self.alpha else "")
             for sig, p in zip(df["significant_holm"], df["p_value"], strict=True)
         ]
+        # the p-values as the one formatter writes them beside the marks: never rounded across alpha or the
+        # Holm step that judges them (0.0098 at alpha 0.01 reads 0.0098, not 0.01)
+        steps = holm_thresholds(df["p_value"].to_numpy(), alpha=self.alpha)
+        df["p_text"] = [format_p(p, (self.alpha, t)) for p, t in zip(df["p_value"], steps, strict=True)]
+        df["p_holm_text"] = [format_p(p, self.alpha) for p in df["p_value_holm"]]
         several_options = df.groupby("model")["options"].nunique().max() > 1
         df["model_label"] = (
             df["model"] + " [" + df["options"] + "]" if several_options else df["model"]
@@ -178,8 +184,8 @@ class SuiteResult:
             tooltip=[
                 "test", "model", "options",
                 alt.Tooltip("effect_size:Q", format="+.3f"),
-                alt.Tooltip("p_value:Q", format=".2g"),
-                alt.Tooltip("p_value_holm:Q", format=".2g"),
+                alt.Tooltip("p_text:N", title="p"),
+                alt.Tooltip("p_holm_text:N", title="p (Holm)"),
                 "significant_holm",
             ],
         )
@@ -192,7 +198,7 @@ def run_suite(
     tests: Sequence[str | AssociationTestSpec | SentenceTestSpec],
     models: Sequence[str | Path | Any],
     *,
-    alpha: float = 0.01,
+    alpha: float = DEFAULT_ALPHA,
     n_samples: int = 100_000,
     seed: int | None = 0,
     ddof: int = 1,

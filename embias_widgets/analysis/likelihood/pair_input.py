@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ...stimuli.pairs import SentencePair
+from ...stimuli.text_files import read_utf8
 
 __all__ = ["as_pair", "as_pairs", "is_pairs_json", "pair_from_record", "pair_record", "read_pairs_json"]
 
@@ -70,15 +71,18 @@ def is_pairs_json(path: str | Path) -> bool:
     p = Path(path)
     if p.suffix.lower() != ".json" or not p.is_file():
         return False
-    with open(p, encoding="utf-8") as handle:
-        head = handle.read(4096).lstrip("\ufeff \t\r\n")
+    with open(p, "rb") as handle:  # a peek only: the reader that follows names bytes that are not UTF-8
+        head = handle.read(4096).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     return head.startswith("[")
 
 
 def read_pairs_json(path: str | Path, *, limit: int | None = None) -> list[SentencePair]:
     """The pairs of a "Pairs JSON" export (``[{"stereo", "anti", "bias_type"[, "sense_key", "direction"]}]``,
-    :func:`pair_record`'s layout, or CrowS-Pairs names), each checked and named by its position in the file."""
-    text = Path(path).read_text(encoding="utf-8-sig")
+    :func:`pair_record`'s layout, or CrowS-Pairs names), each checked and named by its position in the file;
+    at most ``limit`` (at least 1) of them."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise ValueError(f"`limit` must be at least 1, got {limit}")  # -1 would silently drop the last pair
+    text = read_utf8(path, what='"Pairs JSON" file')
     try:
         records = json.loads(text)
     except json.JSONDecodeError as err:

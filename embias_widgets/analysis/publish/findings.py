@@ -119,15 +119,16 @@ SHORT = {"weat": "WEAT", "ripa": "RIPA", "debias": "debiasing check", "seat": "S
          "nli-religion-polarity": "NLI religion", "ceat": "CEAT", "bbq": "BBQ"}
 
 
-def finding_text(section: dict[str, Any], row: dict[str, Any]) -> str:
-    """``WEAT weat6: effect size d 1.71 [1.20, 2.05] (> 0), p (Holm) < 0.0001``; an association row whose Holm
-    decision and interval disagree ends with the sentence that says so (:func:`~..report.verdicts.row_story`):
+def finding_text(section: dict[str, Any], row: dict[str, Any], alpha: float | None = None) -> str:
+    """``WEAT weat6: effect size d 1.71 [1.20, 2.05] (> 0), p (Holm) < 0.0001``; p (Holm) never rounded across
+    the report's ``alpha`` (0.0098 at 0.01, not 0.010); an association row whose Holm decision and interval
+    disagree ends with the sentence that says so (:func:`~..report.verdicts.row_story`):
     ``...; significant for these words; the interval over word choice includes 0``."""
     kind = value_kind(section)
     ref = float(section["chart"].get("ref", 0.0))
     where = direction_words(row["value"], row["interval"], ref, kind)
     iv = f" {format_interval(row['interval'], kind)}" if row["interval"] else " (no interval)"
-    p = f", p (Holm) {format_value(row['p_holm'], 'p')}" if row["p_holm"] is not None else ""
+    p = f", p (Holm) {format_value(row['p_holm'], 'p', alpha)}" if row["p_holm"] is not None else ""
     story = row_story(section, row["label"], row["value"], row["interval"], row["significant"])
     return (f"{SHORT.get(section['method'], section['method'])} {row['label']}: {section['chart']['x']} "
             f"{format_value(row['value'], kind)}{iv} ({where}){p}" + (f"; {story}" if story else ""))
@@ -148,7 +149,7 @@ def findings(report: dict[str, Any]) -> list[dict[str, Any]]:
                 continue
             rows = section_rows(s)
             tested = [r for r in rows if r["significant"] is not None]
-            entry["survive"] += [finding_text(s, r) for r in tested if r["significant"]]
+            entry["survive"] += [finding_text(s, r, report["holm"]["alpha"]) for r in tested if r["significant"]]
             if tested and not all(r["significant"] for r in tested):
                 entry["not_significant"].append(f"{SHORT.get(s['method'], s['title'])}: " + ", ".join(
                     r["label"] for r in tested

@@ -18,7 +18,7 @@ from typing import Any
 
 from ...formatting import format_interval, format_value
 from .agreement import validity_notes
-from .findings import SHORT, demo_notes, section_rows, value_kind
+from .findings import SHORT, demo_notes, headline, section_rows, value_kind
 
 FILE_NAME = "MODEL_CARD_BIAS.md"
 TASKS = {"static": "feature-extraction", "sentence": "sentence-similarity", "sense": "feature-extraction",
@@ -51,8 +51,9 @@ def _citation(method: str) -> str:
 
 
 def _results(report: dict[str, Any], model: str) -> list[dict[str, Any]]:
-    """Per reported number of ``model``: the section, the row and its metric (tested rows, and the overall row
-    of a descriptive section)."""
+    """Per reported number of ``model``: the section, the row and its metric (tested rows; the overall row of a
+    descriptive section, or without one its headline row, as the report's findings name it: RIPA's word
+    furthest from 0, labelled so), so every method under "What was run" has a result row."""
     out = []
     for s in report["sections"]:
         if s["model"] != model or s["status"] != "done":
@@ -60,6 +61,10 @@ def _results(report: dict[str, Any], model: str) -> list[dict[str, Any]]:
         rows = section_rows(s)
         tested = [r for r in rows if r["significant"] is not None]
         picked = tested or [r for r in rows if r["label"] in ("all", "NN (pairs)", "FN (pairs)")]
+        if not picked and (top := headline(s)):
+            row = next(r for r in rows if r["label"] == top["label"])
+            picked = [{**row, "label": f"{row['label']} (furthest from {format_value(s['chart'].get('ref', 0))} "
+                                        f"of {len(rows)})"}]
         out += [{"section": s, "row": r} for r in picked]
     return out
 
@@ -92,7 +97,8 @@ def _table(report: dict[str, Any], model: str) -> list[str]:
         kind = value_kind(s)
         cells = [SHORT.get(s["method"], s["method"]), r["label"], s["chart"]["x"], format_value(r["value"], kind),
                  format_interval(r["interval"], kind) if r["interval"] else "not given",
-                 format_value(r["p_holm"], "p") if r["p_holm"] is not None else "no test defined",
+                 format_value(r["p_holm"], "p", report["holm"]["alpha"]) if r["p_holm"] is not None
+                 else "no test defined",  # never rounded across the alpha beside it: 0.0098, not 0.010
                  format_value(r["significant"]) if r["significant"] is not None else "—"]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return out
@@ -127,15 +133,20 @@ def model_card(report: dict[str, Any], model: str) -> str:
 
 
 def card_file_name(report: dict[str, Any], model: str) -> str:
-    """``MODEL_CARD_BIAS.md`` for a one-model report; ``MODEL_CARD_BIAS.<n>.md`` (the model's place) otherwise."""
-    if len(report["models"]) == 1:
-        return FILE_NAME
-    i = [m["name"] for m in report["models"]].index(model) + 1
-    return f"MODEL_CARD_BIAS.{i}.md"
+    """``MODEL_CARD_BIAS.md`` for a one-model report; otherwise ``MODEL_CARD_BIAS.<model id>.md``, the id the
+    model's sections and figures are named by (:func:`~embias_widgets.analysis.report.plan.model_id`: a slug of
+    its name and 8 hex digits of the name's hash, e.g. ``MODEL_CARD_BIAS.all-MiniLM-L6-v2-4e1f06a1.md``), so
+    the file says whose card it is."""
+    from ..report.plan import model_id
+
+    if model not in [m["name"] for m in report["models"]]:
+        raise ValueError(f"model {model!r} is not one of the report's models")
+    return FILE_NAME if len(report["models"]) == 1 else f"MODEL_CARD_BIAS.{model_id(model)}.md"
 
 
 def write_model_cards(report: dict[str, Any], out_dir: Any) -> list[Any]:
-    """Write one card per model of the report into ``out_dir`` (:func:`card_file_name`); their paths."""
+    """Write one card per model of the report into ``out_dir`` (:func:`card_file_name`); their paths, in the
+    report's model order."""
     from pathlib import Path
 
     from ..report.store import write_atomic

@@ -10,8 +10,10 @@ with Holm's decision in it, the figure, validity notes with sources, published f
 provenance (fingerprints, data files).
 
 Blocks: ``{"t": "h", "level", "text"}``, ``{"t": "p", "text", "cls"}`` (cls ``muted``, ``warn``, ``headline``),
-``{"t": "ul", "items", "cls"}``, ``{"t": "table", "columns", "kinds", "rows"}`` (raw cells: numbers, text, None,
-intervals; each surface formats them with its twin of :mod:`embias_widgets.formatting`), ``{"t": "figure",
+``{"t": "ul", "items", "cls"}``, ``{"t": "table", "columns", "kinds", "rows", "alphas"}`` (raw cells: numbers,
+text, None, intervals; each surface formats them column by column with its twin of
+:mod:`embias_widgets.formatting`; ``alphas``: None, or per row the significance thresholds its p-values are shown
+against, the report's alpha and the threshold of the Holm step that judges its raw p), ``{"t": "figure",
 "svg", "alt"}``, ``{"t": "details", "summary", "status", "open", "children"}``. Every text is plain text.
 """
 
@@ -47,8 +49,30 @@ def _ul(items: list[str], cls: str | None = None) -> dict[str, Any]:
     return {"t": "ul", "items": list(items), "cls": cls}
 
 
-def _table(columns: list[str], rows: list[list[Any]], kinds: list[str] | None = None) -> dict[str, Any]:
-    return {"t": "table", "columns": list(columns), "kinds": kinds or column_kinds(columns), "rows": rows}
+def _table(columns: list[str], rows: list[list[Any]], kinds: list[str] | None = None,
+           alphas: list[Any] | None = None) -> dict[str, Any]:
+    return {"t": "table", "columns": list(columns), "kinds": kinds or column_kinds(columns), "rows": rows,
+            "alphas": alphas}
+
+
+def holm_steps(report: dict[str, Any]) -> dict[tuple[str, str], list[float]]:
+    """``(section id, label) -> [alpha, Holm step threshold]`` for every p-value of the report: the thresholds
+    the p-values are shown against, so none is rounded across one (:func:`~embias_widgets.formatting.format_p`)."""
+    from ...metrics import holm_thresholds
+
+    alpha = float(report["holm"]["alpha"])
+    tests = [(s["id"], t) for s in report["sections"] for t in s.get("significance") or []]
+    steps = holm_thresholds([float(t["p"]) for _, t in tests], alpha=alpha) if tests else []
+    return {(sid, str(t["label"])): [alpha, float(step)] for (sid, t), step in zip(tests, steps, strict=True)}
+
+
+def report_problem(report: Any) -> str | None:
+    """What keeps ``report`` from being drawn: a key or a section missing or of the wrong shape (the check of
+    ``ReportResult.load`` and the JupyterLab file viewer); None for a whole report dict of a readable schema."""
+    from ..report.checks import READABLE_SCHEMAS
+    from ..report.checks import report_problem as problem_of
+
+    return problem_of(report, READABLE_SCHEMAS)
 
 
 def sizes_line(report: dict[str, Any]) -> str:
@@ -71,8 +95,9 @@ def sizes_line(report: dict[str, Any]) -> str:
     return f"{'quick' if report.get('quick') else 'full'} sizes: " + "; ".join(parts) if parts else ""
 
 
-def section_table(section: dict[str, Any]) -> dict[str, Any]:
-    """The section's table with Holm's decision beside each p-value (``p (Holm)``, ``significant``)."""
+def section_table(section: dict[str, Any], steps: dict[tuple[str, str], list[float]] | None = None) -> dict[str, Any]:
+    """The section's table with Holm's decision beside each p-value (``p (Holm)``, ``significant``); ``steps``
+    (:func:`holm_steps`) gives each row's thresholds for its p-values."""
     columns, rows = list(section["table"]["columns"]), [list(r) for r in section["table"]["rows"]]
     sig = {t["label"]: t for t in section.get("significance") or []}
     if sig and "p" in columns and any(str(r[0]) in sig for r in rows):
@@ -81,7 +106,8 @@ def section_table(section: dict[str, Any]) -> dict[str, Any]:
         for r in rows:
             t = sig.get(str(r[0]))
             r[at:at] = [t["p_holm"], t["significant"]] if t else [None, None]
-    return _table(columns, rows)
+    alphas = [(steps or {}).get((section.get("id"), str(r[0]))) for r in rows] if steps else None
+    return _table(columns, rows, alphas=alphas)
 
 
 def robustness_line(section: dict[str, Any]) -> str:
@@ -135,14 +161,14 @@ def groups_line(section: dict[str, Any]) -> str:
                                                                                else "."))
 
 
-def _section(section: dict[str, Any]) -> dict[str, Any]:
+def _section(section: dict[str, Any], steps: dict[tuple[str, str], list[float]]) -> dict[str, Any]:
     children: list[dict[str, Any]] = [_p(n, "warn") for n in demo_notes(section)]
     if section["status"] != "done":
         children += [_p(section["what"]), _p(f"{section['status']}: {user(section['reason'])}", "warn")]
     else:
         h = headline(section)
         children.append(_p(h["text"] if h else "no number to headline", "headline"))
-        children += [_p(robustness_line(section), "muted"), _p(section["what"]), section_table(section)]
+        children += [_p(robustness_line(section), "muted"), _p(section["what"]), section_table(section, steps)]
         if section["figure"].get("svg"):
             children.append({"t": "figure", "svg": section["figure"]["svg"],
                              "alt": f"{section['title']}, {section['model']}"})
@@ -178,14 +204,15 @@ def _coverage(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _models_chart(group: list[dict[str, Any]], alpha: float) -> str | None:
-    """The SVG of one method's figure with the models as colours (:mod:`..report.figures`' style)."""
-    from ..report.figures import chart_rows, chart_spec, svg_of
+    """The SVG of one method's figure with the models as colours (:mod:`..report.figures`' style); None when
+    there is nothing to draw. :class:`~..report.figures.FigureError` when Vega-Lite cannot draw it."""
+    from ..report.figures import chart_rows, chart_spec, to_svg
 
     rows = [r for s in group for r in chart_rows(s)]
     chart = group[0]["chart"]
     spec = chart_spec(rows, chart["x"], chart["y"], title=group[0]["title"], subtitle="models side by side",
                       ref=float(chart.get("ref", 0)), alpha=alpha)
-    return None if spec is None else svg_of(spec)
+    return None if spec is None else to_svg(spec)
 
 
 def _side_by_side(report: dict[str, Any]) -> list[dict[str, Any]]:
@@ -200,7 +227,13 @@ def _side_by_side(report: dict[str, Any]) -> list[dict[str, Any]]:
             blocks.append(_p(f"{title}: covers {ran} only (it applies to one of the models).", "muted"))
             continue
         blocks += [_h(3, title), *_model_columns(group, report)]
-        svg = _models_chart(group, report["holm"]["alpha"])
+        from ..report.figures import FigureError
+
+        try:
+            svg = _models_chart(group, report["holm"]["alpha"])
+        except FigureError as err:  # this figure is left out, with a note; the page is still written
+            blocks.append(_p(f"Figure left out: Vega-Lite could not draw it ({err}).", "muted"))
+            continue
         if svg:
             blocks.append({"t": "figure", "svg": svg, "alt": f"{title}, models"})
     return blocks
@@ -299,7 +332,8 @@ def page(report: dict[str, Any]) -> list[dict[str, Any]]:
 
     blocks += _findings(report) + comparison_blocks(report) + _coverage(report) + _agreement(report)
     blocks += _side_by_side(report)
-    blocks += [_h(2, "Sections"), *(_section(s) for s in report["sections"])]
+    steps = holm_steps(report)
+    blocks += [_h(2, "Sections"), *(_section(s, steps) for s in report["sections"])]
     blocks += [_h(2, "Provenance"), _table(["model", "kind", "fingerprint"],
                                            [[m["name"], m["kind"], m["fingerprint"]] for m in report["models"]],
                                            ["text"] * 3)]

@@ -31,20 +31,21 @@ CHECK_METHODS = {
 """A calibration check's name (its first word before ``-``) -> the report methods its rates speak for."""
 
 
-def _record(section: dict[str, Any], row: dict[str, Any]) -> dict[str, Any]:
+def _record(section: dict[str, Any], row: dict[str, Any], alpha: float | None = None) -> dict[str, Any]:
     from .findings import direction
 
     ref = float(section["chart"].get("ref", 0.0))
     return {"method": section["method"], "section": section["id"], "label": row["label"],
             "measure": section["chart"]["x"], "value": row["value"], "interval": row["interval"],
             "reference": ref, "p_holm": row["p_holm"], "significant": row["significant"],
-            "direction": direction(row["value"], row["interval"], ref), "text": finding_text(section, row)}
+            "direction": direction(row["value"], row["interval"], ref), "text": finding_text(section, row, alpha)}
 
 
 def findings_data(report: dict[str, Any]) -> list[dict[str, Any]]:
     """Per model: ``{"model", "kind", "survive", "not_significant", "descriptive", "not_run", "demo"}``; the first
     three are lists of finding records (see the module docstring), ``not_run`` and ``demo`` lists of sentences."""
     out = []
+    alpha = (report.get("holm") or {}).get("alpha")
     for m in report["models"]:
         entry: dict[str, Any] = {"model": m["name"], "kind": m["kind"], "survive": [], "not_significant": [],
                                  "descriptive": [], "not_run": [], "demo": []}
@@ -55,11 +56,11 @@ def findings_data(report: dict[str, Any]) -> list[dict[str, Any]]:
                 continue
             rows = section_rows(s)
             tested = [r for r in rows if r["significant"] is not None]
-            entry["survive"] += [_record(s, r) for r in tested if r["significant"]]
-            entry["not_significant"] += [_record(s, r) for r in tested if not r["significant"]]
+            entry["survive"] += [_record(s, r, alpha) for r in tested if r["significant"]]
+            entry["not_significant"] += [_record(s, r, alpha) for r in tested if not r["significant"]]
             if not tested and (h := headline(s)):
                 top = next(r for r in rows if r["label"] == h["label"])
-                entry["descriptive"].append({**_record(s, top),
+                entry["descriptive"].append({**_record(s, top, alpha),
                                              "text": f"{SHORT.get(s['method'], s['title'])}: {h['text']}"})
         entry["demo"] = list(dict.fromkeys(entry["demo"]))
         out.append(entry)

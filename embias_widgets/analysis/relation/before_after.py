@@ -1,5 +1,5 @@
 """WEAT effect sizes of the same tests under several models, side by side (e.g. before and after
-debiasing, Dev et al. 2019; Ethayarajh et al. 2019 §3)."""
+debiasing, Dev et al. 2020; Ethayarajh et al. 2019 §3)."""
 
 from __future__ import annotations
 

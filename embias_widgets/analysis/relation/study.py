@@ -6,7 +6,7 @@ component of the pairs' differences, Ethayarajh, Duvenaud & Hirst 2019,
 Definition 2) and scores every word with ``RIPA(w) = <w, b>``. It also builds
 debiased models (the relation direction or the span of the differences
 projected out; Bolukbasi et al. 2016, Ethayarajh et al. 2019 §3) and their
-random-direction controls (Dev et al. 2019), so that
+random-direction controls (Dev et al. 2020), so that
 :func:`~embias_widgets.analysis.relation.before_after.weat_before_after` can put WEAT effect sizes
 side by side.
 """
@@ -204,7 +204,7 @@ class RelationProjection:
 
         Columns ``original``, ``debiased`` and ``random`` hold effect sizes,
         ``p_*`` the p-values. With ``n_random > 1`` the ``random`` columns are
-        means over seeds ``seed, seed + 1, ...`` (Dev et al. 2019 average 8).
+        means over seeds ``seed, seed + 1, ...`` (Dev et al. 2020 average 8).
         """
         if n_random < 1:
             raise ValueError(f"`n_random` must be at least 1, got {n_random}")

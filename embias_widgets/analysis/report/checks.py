@@ -13,6 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+SCHEMA = "embias-report/2"
+"""The ``schema`` of every ``report.json`` this version writes."""
+READABLE_SCHEMAS = ("embias-report/1", SCHEMA)
+"""Schemas a report is read at: /1 (before the findings, agreement, coverage and comparisons were data) and /2;
+``ReportResult.to_dict`` always writes /2, computing the newer blocks from the sections."""
 STATUSES = ("done", "skipped", "failed")
 
 

@@ -20,6 +20,7 @@ at 300 dpi for print. Rows: ``{label, key, value, model, low, high, group, signi
 from __future__ import annotations
 
 import math
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,18 @@ INK = "#1f1f1f"
 RULE = "#7d7d7d"  # the palette's grey: >= 3:1 on light and dark backgrounds
 SOLID = 0.9
 PALE = 0.3
+
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+
+
+def chart_text(text: Any) -> str:
+    """``text`` (a model's file name, a word, a title) as it may enter a figure: every control character, line or
+    paragraph separator, lone surrogate and noncharacter written as its escape (a form feed as ``\\x0c``, a
+    newline as ``\\n``, U+2028 as ``\\u2028``). Raw, such a character is no XML (vl-convert aborts the whole
+    process measuring its text) or ends a Vega expression's string (Vega-Lite sorts by an expression that quotes
+    every label and model), so the figure, or the report, fails; escaped, the name still reads as given."""
+    return _UNSAFE.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"), str(text))
 
 
 def _interval(row: list[Any], at: int | None) -> tuple[float | None, float | None]:
@@ -96,6 +109,11 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
 
     from ...palette import CATEGORICAL, group_colors
 
+    rows = [{**r, **{k: chart_text(r[k]) for k in ("label", "model", "group") if r.get(k) is not None}} for r in rows]
+    title, subtitle = chart_text(title), chart_text(subtitle)
+    # an axis (field) title also enters the bars' ARIA description as an expression string, whose backslashes
+    # Vega reads as escapes ("\\x0c" would become a form feed): there a backslash is drawn as U+29F5
+    x_title, y_title = (chart_text(t).replace("\\", "\u29f5") for t in (x_title, y_title))
     models = list(dict.fromkeys(r["model"] for r in rows))
     several = len(models) > 1
     repeats = len({(r["model"], r["label"]) for r in rows}) < len(rows)
@@ -258,13 +276,33 @@ def section_spec(section: dict[str, Any], alpha: float | None = None) -> dict[st
                       ref=float(chart.get("ref", 0.0)), alpha=alpha, group_title=chart.get("color", "group"))
 
 
+class FigureError(ValueError):
+    """A figure Vega-Lite could not draw: the report leaves it out with a note and writes everything else."""
+
+
+def to_svg(spec: dict[str, Any]) -> str:
+    """The SVG of ``spec`` (:func:`svg_of`); :class:`FigureError` with vl-convert's first line when it fails."""
+    try:
+        return svg_of(spec)
+    except Exception as err:  # vl-convert raises plain ValueError/RuntimeError with a JavaScript stack
+        raise FigureError(_first_line(err)) from None
+
+
+def _first_line(err: BaseException) -> str:
+    lines = [line.strip() for line in str(err).splitlines() if line.strip()]
+    return " ".join(lines[:2])[:300] or type(err).__name__
+
+
 def render(spec: dict[str, Any], stem: Path) -> dict[str, Any]:
     """Write ``stem.svg`` (text as text) and ``stem.png`` (300 dpi); ``{"svg", "svg_path", "png_path"}``
-    (paths relative to the folder)."""
+    (paths relative to the folder). :class:`FigureError` (nothing written) when vl-convert cannot draw it."""
     import vl_convert as vlc
 
-    svg = svg_of(spec)
-    png = vlc.vega_to_png(vega_spec(spec), scale=PNG_SCALE, ppi=PPI)
+    svg = to_svg(spec)
+    try:
+        png = vlc.vega_to_png(vega_spec(spec), scale=PNG_SCALE, ppi=PPI)
+    except Exception as err:
+        raise FigureError(_first_line(err)) from None
     stem.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(stem.with_suffix(".svg"), svg)
     write_atomic(stem.with_suffix(".png"), png)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from ...formatting import format_value
+from ...formatting import format_table
 from ..publish.findings import FSI, PDI
 
 CSS = """
@@ -48,14 +48,16 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True).replace(FSI, "<bdi>").replace(PDI, "</bdi>")
 
 
-def table_html(columns: list[str], rows: list[list[Any]], kinds: list[str] | None = None) -> str:
-    """An HTML table of ``rows``, each cell written in its column's kind, in a card that scrolls sideways."""
+def table_html(columns: list[str], rows: list[list[Any]], kinds: list[str] | None = None,
+               alphas: list[Any] | None = None) -> str:
+    """An HTML table of ``rows``, each column written in its kind (:func:`format_table`; ``alphas[i]``: the
+    thresholds row i's p-values are shown against), in a card that scrolls sideways."""
     kinds = kinds or ["number"] * len(columns)
     head = "".join(f"<th>{_e(c)}</th>" for c in columns)
     body = "".join("<tr>" + "".join(
-        f"<td class='num'>{_e(format_value(v, k))}</td>" if isinstance(v, int | float | dict) and not
-        isinstance(v, bool) else f"<td>{_e(format_value(v, k))}</td>" for v, k in zip(r, kinds, strict=True))
-        + "</tr>" for r in rows)
+        f"<td class='num'>{_e(text)}</td>" if isinstance(v, int | float | dict) and not
+        isinstance(v, bool) else f"<td>{_e(text)}</td>" for v, text in zip(r, texts, strict=True))
+        + "</tr>" for r, texts in zip(rows, format_table(rows, kinds, alphas), strict=True))
     return f"<div class='scroll'><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
 
 
@@ -70,7 +72,7 @@ def block_html(b: dict[str, Any]) -> str:
         cls = f" class='{_e(b['cls'])}'" if b.get("cls") else ""
         return f"<ul{cls}>" + "".join(f"<li>{_e(i)}</li>" for i in b["items"]) + "</ul>"
     if t == "table":
-        return table_html(b["columns"], b["rows"], b["kinds"])
+        return table_html(b["columns"], b["rows"], b["kinds"], b.get("alphas"))
     if t == "figure":
         # the SVG is vl-convert's, from our own spec: its text is escaped by the renderer; role=img names it
         svg = b["svg"].replace("<svg ", f"<svg role='img' aria-label='{_e(b['alt'])}' ", 1)

@@ -46,14 +46,15 @@ WEAT_TESTS = ("weat1", "weat2", "weat3", "weat4", "weat5", "weat6", "weat7", "we
 """Caliskan et al.'s WEAT 1-10 and May et al.'s group-term ``b`` variants."""
 
 QUICK_SIZES: dict[str, Any] = {
-    "permutations": 10_000, "seat_tests": ("sent-weat6",),
+    "permutations": 100_000, "seat_tests": ("sent-weat6",),
     "sense_tests": ("sense-weat1",), "debias_random": 1, "crows_pairs": 8, "stereoset_items": 8,
     "sense_pairs": 12, "nli_pairs": 48, "ceat_tests": ("weat6",), "ceat_samples": 200, "bbq_items": 0,
 }
-"""``--quick``: minutes on a laptop CPU. p over 10,000 splits (so that the smallest p, 1e-4, can pass
-Holm-Bonferroni over a report's tests); the first N data pairs; a seeded sample of N pairs per NLI probe. BBQ is
-left out (``bbq_items`` 0): on the demo masked LM an item costs about a second of CPU, and a few items per category
-would say nothing."""
+"""``--quick``: minutes on a laptop CPU. p as ``embias weat``, the widgets and a full report compute it (exact
+over every split up to 100,000 of them, else 100,000 sampled splits, seed 0: one p per test and model on
+every surface, a few seconds more than 10,000 splits would take); the first N data pairs; a seeded sample of N
+pairs per NLI probe. BBQ is left out (``bbq_items`` 0): on the demo masked LM an item costs about a second of
+CPU, and a few items per category would say nothing."""
 FULL_SIZES: dict[str, Any] = {
     "permutations": 100_000, "seat_tests": "all", "sense_tests": "all", "debias_random": 8,
     "crows_pairs": None, "stereoset_items": None, "sense_pairs": None, "nli_pairs": 2_000,
@@ -72,6 +73,11 @@ _REGISTRY_KINDS = {"static": "static", "sentence": "sentence", "sense": "sense",
 
 class ReportInputError(ValueError):
     """A report that cannot start: the message names the model, folder or file and the fix."""
+
+
+class NotApplicableError(ValueError):
+    """A section whose method does not apply to this model after all (found when it is loaded: CEAT on a CBoW
+    encoder, which has no token vectors): the section is *skipped* with the reason, not failed."""
 
 
 SLUG_CHARS = 40

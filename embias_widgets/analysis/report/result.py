@@ -12,10 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SCHEMA = "embias-report/2"
-READABLE_SCHEMAS = ("embias-report/1", SCHEMA)
-"""Schemas :meth:`ReportResult.load` reads: /1 (before the findings, agreement, coverage and comparisons were data)
-and /2; :meth:`ReportResult.to_dict` always writes /2, computing the newer blocks from the sections."""
+from .checks import READABLE_SCHEMAS, SCHEMA
+
 DATA_KEYS = ("findings", "agreement", "methods_run", "coverage", "comparisons")
 """The keys /2 added (:mod:`embias_widgets.analysis.publish.report_data`; ``comparisons`` from
 :mod:`embias_widgets.analysis.compare`, an empty list without a baseline)."""
@@ -63,19 +61,22 @@ class ReportResult:
         return out
 
     def summary(self) -> str:
-        """One line per section: status, headline row and significant tests."""
-        lines = [f"{self.report['title']} ({'quick' if self.report['quick'] else 'full'}; "
+        """One line per section: status, headline row and significant tests (a model's name with its control
+        characters escaped: a terminal shows ``\\x1b`` rather than obeying it)."""
+        from .figures import chart_text
+
+        lines = [f"{chart_text(self.report['title'])} ({'quick' if self.report['quick'] else 'full'}; "
                  f"{self.report['provenance']['seconds']:.1f} s; Holm-Bonferroni over {self.report['holm']['n_tests']} "
                  f"p-values at alpha {self.report['holm']['alpha']})"]
         for s in self.sections:
             if s["status"] != "done":
-                lines.append(f"  {s['title']} [{s['model']}]: {s['status']}: {s['reason']}")
+                lines.append(f"  {s['title']} [{chart_text(s['model'])}]: {s['status']}: {chart_text(s['reason'])}")
                 continue
             tests = s.get("significance") or []
             sig = [t["label"] for t in tests if t["significant"]]
             named = f" ({', '.join(sig[:6])})" if sig else ""
             verdict = f"{len(sig)} of {len(tests)} significant after Holm{named}" if tests else "no p-values"
-            lines.append(f"  {s['title']} [{s['model']}]: {len(s['table']['rows'])} rows, {verdict}")
+            lines.append(f"  {s['title']} [{chart_text(s['model'])}]: {len(s['table']['rows'])} rows, {verdict}")
         return "\n".join(lines)
 
     def frame(self) -> Any:
@@ -135,14 +136,19 @@ class ReportResult:
 
     def write(self, *, html: bool = True) -> None:
         """Figures (SVG, PNG), then ``report.json``, then ``report.html`` into ``out_dir``."""
-        from .figures import render, section_spec
+        from .figures import FigureError, render, section_spec
         from .store import write_atomic
 
         if self.out_dir is None:
             raise ValueError("this result has no folder to write to")
         for s in self.sections:
             spec = section_spec(s, self.report["holm"]["alpha"])
-            self._figures[s["id"]] = render(spec, self.out_dir / "figures" / s["id"]) if spec else dict(_NO_FIGURE)
+            try:
+                self._figures[s["id"]] = render(spec, self.out_dir / "figures" / s["id"]) if spec else dict(_NO_FIGURE)
+            except FigureError as err:  # one figure left out, never the report
+                self._figures[s["id"]] = dict(_NO_FIGURE)
+                note = f"figure left out: Vega-Lite could not draw it ({err})"
+                s["notes"] = [*(n for n in s.get("notes") or [] if not n.startswith("figure left out:")), note]
         write_atomic(self.out_dir / "report.json", json.dumps(self.to_dict(), indent=1, default=str))
         if html:
             from .html import report_html

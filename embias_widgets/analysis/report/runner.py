@@ -14,11 +14,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ...metrics import holm_bonferroni
+from ...metrics import DEFAULT_ALPHA, holm_bonferroni
 from . import sections_bbq, sections_ceat, sections_lm
 from .load_errors import ModelLoadError, load_failure
 from .lock import folder_lock
-from .plan import ReportInputError, SectionSpec, iv_report, iv_runtime, plan_sections
+from .plan import NotApplicableError, ReportInputError, SectionSpec, iv_report, iv_runtime, plan_sections
 from .published import figures_for
 from .result import SCHEMA, ReportResult
 from .sections import TITLES, WHAT, run_debias, run_ripa, run_seat, run_sense_weat, run_weat
@@ -163,7 +163,7 @@ class Report:
 
     def __init__(self, models: Sequence[str] | str, out: str | Path | None = None, quick: bool = False,
                  pairs: Sequence[str | Path] = (), *, crows_pairs: str | None = None, stereoset: str | None = None,
-                 seed: int = 0, alpha: float = 0.01, workers: int | None = None, scheduler: str | None = None,
+                 seed: int = 0, alpha: float = DEFAULT_ALPHA, workers: int | None = None, scheduler: str | None = None,
                  device: str | None = None, dtype: str | None = None, fresh: bool = False, progress: bool = True,
                  title: str | None = None, html: bool = True, level: float = 0.95, bbq: str | None = None,
                  methods: Sequence[str] | None = None, baseline: Any = None) -> None:
@@ -331,6 +331,8 @@ class Report:
         except ModelLoadError as err:  # this model's files: its sections fail with the reason, the others go on
             unloadable[spec.model.name] = str(err)
             record = self._record(spec, {"status": "failed", "reason": str(err)})
+        except NotApplicableError as err:  # the method does not apply to this model: nothing failed
+            record = self._record(spec, {"status": "skipped", "reason": f"not applicable: {err}"})
         except REFUSED as err:  # the analysis refused this model or input
             record = self._record(spec, {"status": "failed", "reason": f"{type(err).__name__}: {err}"})
         else:

@@ -38,7 +38,7 @@ WHAT = {
             "2019), positive towards the female words. It is the inner product with the raw vector, so frequent "
             "words with long vectors score further from zero.",
     "debias": "The gender direction of the definitional pairs is projected out of every vector and WEAT 6-8 are "
-              "run again (Dev et al. 2019). A random direction of the same dimension is projected out as the control.",
+              "run again (Dev et al. 2020). A random direction of the same dimension is projected out as the control.",
     "seat": "SEAT is WEAT on sentence vectors: each word is slotted into semantically bleached templates (May et "
             "al. 2019). The effect size and p-value read as for WEAT.",
     "sense-weat": "Sense WEAT runs WEAT over word senses with the max variant and compares it with its word-level "
@@ -154,16 +154,23 @@ def _suite_outcome(records: list[dict[str, Any]]) -> dict[str, Any]:
         rows.append([r["test"], number(r["effect_size"]), *([iv] if has_interval else []), r["p_value"],
                      r["num_targ1"], r["num_targ2"], r["num_attr1"], r["num_attr2"], len(r["oov"]), *extra])
         tests.append({"label": r["test"], "p": r["p_value"]})
-        if r["oov"]:
-            notes.append(f"{r['test']}: {len(r['oov'])} out-of-vocabulary item(s) left out: {', '.join(r['oov'][:8])}")
-        notes.extend(f"{r['test']}: {n}" for n in r.get("notes", []))
-    if records:
-        notes.append(f"p-values: {records[0]['method']} permutation test, {records[0]['n_permutations']:,} "
-                     f"splits, alternative {records[0]['alternative']!r}")
+        notes.extend(f"{r['test']}: {n}" for n in r.get("notes", []))  # its out-of-vocabulary items named once
+    notes += p_value_notes(records)
     iv_col = [interval_column(intervals)] if has_interval else []
     return outcome(["test", "effect size d", *iv_col, "p", "n X", "n Y", "n A", "n B", "OOV", *robust_columns],
                    rows, tests=tests, notes=[*notes, *interval_note(intervals), *robust_notes], x="effect size d",
                    y="test", interval=iv_col[0] if iv_col else None, ref=0)
+
+
+def p_value_notes(records: list[dict[str, Any]]) -> list[str]:
+    """How each row's p was computed, one note per way (exact over all splits, or sampled, and over how many),
+    naming the rows: a note that took the first row's way for all would call an exact p sampled."""
+    ways: dict[tuple[str, str, int], list[str]] = {}
+    for r in records:
+        ways.setdefault((r["method"], r["alternative"], r["n_permutations"]), []).append(r["test"])
+    return [f"p-values of {', '.join(tests)}: {method} permutation test over "
+            f"{'all ' if method == 'exact' else ''}{n:,} splits, alternative {alternative!r}"
+            for (method, alternative, n), tests in ways.items()]
 
 
 ROBUSTNESS = {"subsets": 200, "keep": 0.8}

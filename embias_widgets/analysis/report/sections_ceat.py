@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .plan import SectionSpec
+from .plan import NotApplicableError, SectionSpec
 from .sections import TITLES, WHAT, model_options, outcome
 
 TITLE = "CEAT over sampled contexts"
@@ -35,9 +35,12 @@ CONTEXTS = "templates"
 
 def run_ceat(spec: SectionSpec) -> dict[str, Any]:
     """CEAT on each of ``spec.options["ceat_tests"]`` with ``ceat_samples`` samples (see the module docstring)."""
-    from ..ceat import ContextualAssociationTest, load_contextual_model
+    from ..ceat import CeatInputError, ContextualAssociationTest, load_contextual_model
 
-    model = load_contextual_model(spec.model.name, **model_options(spec))
+    try:
+        model = load_contextual_model(spec.model.name, **model_options(spec))
+    except CeatInputError as err:  # an encoder without token vectors (the CBoW baseline): CEAT does not apply
+        raise NotApplicableError(str(err)) from None
     level = float(spec.options.get("level", 0.95))
     rows, tests, notes = [], [], []
     source, stories = "", []

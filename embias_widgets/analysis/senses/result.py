@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ...metrics import AssociationResult, BootstrapInterval
+from ...metrics import DEFAULT_ALPHA, AssociationResult, BootstrapInterval
 from ...metrics.senses import MaxSenseResult
 from ...palette import altair_scale, group_colors
 from ..association import MergedItems, association_record
@@ -108,14 +108,15 @@ class SenseAssociationResult:
             interval=self.interval if sense else self.word_interval, interval_unit=ITEMS if sense else LEMMAS,
         )
 
-    def influence(self, *, alpha: float = 0.05, significant: Any = None, level: str = "sense") -> list[dict[str, Any]]:
+    def influence(self, *, alpha: float = DEFAULT_ALPHA, significant: Any = None,
+                  level: str = "sense") -> list[dict[str, Any]]:
         """Word influence of a level (the sense level, or ``level="word_average"``): one record per item of each
         set (a sense key or a lemma), d and p without it, ``flips_sign``, ``flips_significance`` (``p < alpha``
         unless ``significant`` is given), as :meth:`AssociationTestResult.influence
         <embias_widgets.analysis.AssociationTestResult.influence>`."""
         return influence_records(self._as_association(level), alpha=alpha, significant=significant)
 
-    def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = 0.05,
+    def stability(self, k: int = 200, keep: float = 0.8, seed: int | None = None, *, alpha: float = DEFAULT_ALPHA,
                   significant: Any = None, correction: str | None = None, level: str = "sense") -> dict[str, Any]:
         """Subset stability of a level (the sense level, or ``level="word_average"``), as
         :meth:`AssociationTestResult.stability <embias_widgets.analysis.AssociationTestResult.stability>`: the
@@ -123,7 +124,7 @@ class SenseAssociationResult:
         return stability_record(self._as_association(level), k=k, keep=keep, seed=seed, alpha=alpha,
                                 significant=significant, correction=correction)
 
-    def story(self, *, alpha: float = 0.05, significant: Any = None, level: str = "sense") -> str | None:
+    def story(self, *, alpha: float = DEFAULT_ALPHA, significant: Any = None, level: str = "sense") -> str | None:
         """A level's one sentence when its permutation test and its interval of d disagree (see
         :meth:`AssociationTestResult.story <embias_widgets.analysis.AssociationTestResult.story>`)."""
         return finding_story(self._as_association(level), alpha=alpha, significant=significant)

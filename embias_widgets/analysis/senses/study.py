@@ -15,6 +15,7 @@ all sense pairs, which names the senses that won each comparison.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from ...metrics.senses import MaxSenseResult, sense_weat
 from ...models.registry import load_sense_model
 from ...models.sense_vectors import SenseVectors
 from ...stimuli import SET_KEYS, AssociationTestSpec, WordSet, clean_items
+from ...stimuli.association_tests import duplicates_note
 from ...stimuli.catalog import resolve_test
 from ...stimuli.sense_tests import is_sense_test, load_sense_test
 from ...stimuli.wordnet import WordNet, load_wordnet
@@ -41,6 +43,19 @@ from .resolve import Resolved, lemma_keys, one_item_per_lemma, resolve_item, res
 from .result import ResolvedItem, SenseAssociationResult
 
 SENSE_MODES = ("max", "average")
+
+
+def _with_items(spec: AssociationTestSpec, key: str, items: Any, category: str | None = None, *,
+                edit: bool = True) -> tuple[AssociationTestSpec, tuple[str, ...]]:
+    """``spec`` with set ``key`` holding ``items`` cleaned (stripped, each once) and a note of any item listed
+    more than once; ``edit`` (a new set) first drops the set's earlier note, else an earlier note stays (the
+    test file's reader removed its duplicates already)."""
+    kept, dups = clean_items(items)
+    notes = [n for n in spec.notes if not (edit and n.startswith(f"{key}: removed duplicate"))]
+    if dups:
+        notes.append(duplicates_note(key, dups))
+    spec = spec.with_set(key, WordSet(getattr(spec, key).category if category is None else category, kept))
+    return replace(spec, notes=tuple(dict.fromkeys(notes))), dups
 
 
 def _spec_of(test: str | AssociationTestSpec | None) -> AssociationTestSpec:
@@ -108,7 +123,9 @@ class SenseAssociationTest:
                 continue
             named = isinstance(given, tuple) and len(given) == 2 and isinstance(given[0], str)
             category, items = given if named and not isinstance(given[1], str) else (getattr(spec, key).category, given)
-            spec = spec.with_set(key, WordSet.of(category, items))
+            spec = _with_items(spec, key, items, category)[0]
+        for key in SET_KEYS:  # a spec built in Python may list an item twice: cleaned, with a note
+            spec = _with_items(spec, key, getattr(spec, key).examples, edit=False)[0]
         self.spec = spec
         self.model: SenseVectors = load_sense_model(model, **model_options)
         self.wordnet = wordnet
@@ -118,13 +135,11 @@ class SenseAssociationTest:
         self.seed = seed
         self.drop_unknown_lemmas = drop_unknown_lemmas
         self._twins: dict[tuple, tuple[AssociationResult, MaxSenseResult]] = {}  # the current lemmas' only
-        for key in SET_KEYS:
-            self.set_items(key, getattr(spec, key).examples)
 
     def set_items(self, key: str, items: Iterable[str]) -> tuple[str, ...]:
-        """Replace a set's items (keys or lemmas; stripped, deduplicated); returns the duplicates removed."""
-        kept, dups = clean_items(items)
-        self.spec = self.spec.with_set(key, WordSet(getattr(self.spec, key).category, kept))
+        """Replace a set's items (keys or lemmas; stripped, deduplicated, an item listed twice noted); returns the
+        duplicates removed."""
+        self.spec, dups = _with_items(self.spec, key, items)
         return dups
 
     def _wordnet(self) -> WordNet:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ...metrics import DEFAULT_ALPHA
 from ...models.registry import load_sense_model
 from ...models.sense_vectors import SenseVectors, is_sense_file
 from ...stimuli.sense_tests import is_sense_test, sense_test_names
@@ -45,8 +46,8 @@ def uses_senses(tests: Iterable[str], models: Iterable[Any]) -> bool:
 
 def run_sense_suite(tests: Iterable[str], models: Iterable[Any], *, senses: str = "max",
                     model_options: dict[str, Any] | None = None, level: float = 0.95, n_resamples: int = 2_000,
-                    robustness: bool = False, alpha: float = 0.01, k: int = 200, interval_method: str = "BCa",
-                    resample: str = "all", **options: Any) -> list[dict]:
+                    robustness: bool = False, alpha: float = DEFAULT_ALPHA, k: int = 200,
+                    interval_method: str = "BCa", resample: str = "all", **options: Any) -> list[dict]:
     """Every test on every sense model; one record per (test, model) as :meth:`SenseAssociationResult.to_dict`
     (``model_options``, e.g. ``device`` and ``dtype``, go to :func:`~embias_widgets.models.load_sense_model`;
     ``level``, ``n_resamples``, ``interval_method``, ``resample``: the sense level's bootstrap intervals of d and

@@ -4,7 +4,7 @@
 are ``w' = w - sum_j <w, b_j> b_j`` (Bolukbasi et al. 2016; Ethayarajh et al.
 2019, §3), computed by :func:`embias_widgets.metrics.projection.project_out`;
 the model it was given is left as it was. :func:`project_out_random` does the
-same for random directions of the same dimension (Dev et al. 2019's control).
+same for random directions of the same dimension (Dev et al. 2020's control).
 Either result plugs into ``AssociationTest(..., model=debiased)``.
 """
 
@@ -109,7 +109,7 @@ def project_out_random(
 ) -> StaticVectors:
     """A new model with ``k`` seeded random orthonormal directions projected out.
 
-    Dev et al. (2019, Table 8) use this as the control for projection
+    Dev et al. (2020, Table 8) use this as the control for projection
     debiasing: give ``k`` the rank of the bias subspace you compare with.
     The same ``seed`` gives the same directions.
     """

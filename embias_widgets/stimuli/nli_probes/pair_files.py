@@ -14,6 +14,7 @@ from typing import Any
 
 from ..pairs import PairFileError  # the one error of an unreadable pairs file in the stimuli layer
 from ..spreadsheet_safe import safe_writer, unguard_row
+from ..text_files import not_utf8
 from .pair_sources import CSV_COLUMNS, NliPair, PairSource, pair_id
 
 __all__ = ["CsvPairs", "PairFileError", "write_pairs_csv"]
@@ -27,6 +28,7 @@ class _LineFeed:
 
     def __init__(self, handle: Any, offset: int, line: int) -> None:
         self.handle, self.offset, self.line = handle, offset, line
+        self.path = getattr(handle, "name", "the pairs file")
 
     def __iter__(self) -> _LineFeed:
         return self
@@ -35,9 +37,14 @@ class _LineFeed:
         raw = self.handle.readline()
         if not raw:
             raise StopIteration
+        start = self.offset
         self.offset += len(raw)
         self.line += 1
-        return raw.decode("utf-8-sig" if self.line == 1 else "utf-8")
+        try:
+            return raw.decode("utf-8-sig" if self.line == 1 else "utf-8")
+        except UnicodeDecodeError as err:
+            problem = not_utf8(self.path, err, line=self.line, offset=start, what="pairs file")
+            raise PairFileError(str(problem)) from None
 
 
 class CsvPairs(PairSource):
