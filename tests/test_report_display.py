@@ -177,7 +177,9 @@ def test_every_validity_note_has_a_source_and_reaches_its_sections(mixed):
 def test_section_table_carries_holm_beside_p_and_html_has_no_second_significance_table(one_model):
     result = ReportResult(one_model)
     text = report_html(result)
-    assert "Significance (Holm" not in text and text.count("<table>") == 2 + 1  # findings has none; section; models
+    # findings has none; the section's, the models' and the coverage table of the methods that ran (calibration.json)
+    assert "Significance (Holm" not in text and text.count("<table>") == 2 + 1 + 1
+    assert "calibration suite" in text
     details = next(b for b in page(one_model) if b["t"] == "details")
     table = next(c for c in details["children"] if c["t"] == "table")
     assert table["columns"] == ["test", "effect size d", IV, "p", "p (Holm)", "significant"]

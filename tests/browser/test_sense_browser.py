@@ -265,9 +265,10 @@ def test_likelihood_table_grouped_by_sense_and_selector_in_dark_theme(lab_server
     for name, score in groups.items():
         shown = widget.locator(f".plt-group[data-group='{name}']")
         assert float(shown.get_attribute("data-score")) == score
-    # the group's score as the formatter writes it, then its Wilson interval and binomial p
+    # the group's score as the formatter writes it, its Wilson interval, then the decided pairs' share and sign test
     expect(verb.locator(".plt-group-score")).to_contain_text(
-        re.compile(rf"^{re.escape(format_value(groups['nurse%2:29:00::'], 'percent'))} \[[^\]]+\], p = "))
+        re.compile(rf"^{re.escape(format_value(groups['nurse%2:29:00::'], 'percent'))} \[[^\]]+\]; decided "
+                   r"[^\]]+\], sign test p = "))
 
     # the selector reads in JupyterLab Dark: WCAG contrast of its text against the effective background
     selector = page.locator(".embias-sense-selector").first
