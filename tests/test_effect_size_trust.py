@@ -89,13 +89,14 @@ def test_the_bars_say_in_one_sentence_where_p_and_interval_disagree(glove):
     """weat9 on GloVe: p = 0.023 < 0.05 (the star) while its interval over word choice holds 0: the bars hold
     the result's one sentence and a fragile verdict whose reason it is; at alpha 0.01 they agree (no sentence)."""
     result = AssociationTest("weat9", model=glove).run()
-    explorer = WeatExplorer("weat9", model=glove)
+    explorer = WeatExplorer("weat9", model=glove, alpha=0.05)
     story = explorer.bars.stability["story"]
     assert story == result.story(alpha=0.05) == ("significant for these words; the interval over word choice "
                                                  "includes 0")
     assert explorer.bars.significant and explorer.bars.stability["verdict"] == "fragile"
     assert explorer.bars.stability["reason"] == story
-    strict = WeatExplorer("weat9", model=glove, alpha=0.01)
+    strict = WeatExplorer("weat9", model=glove)  # the default alpha, 0.01
+    assert strict.bars.alpha == 0.01
     assert strict.bars.stability["story"] is None and strict.bars.stability["verdict"] == "fragile"
 
 

@@ -93,6 +93,7 @@ def test_a_figure_vega_lite_cannot_draw_is_left_out_with_a_note(vectors, tmp_pat
 
     monkeypatch.setattr(report_runner, "run_section", lambda spec: (_first(spec), 0.01))
     monkeypatch.setattr(vl_convert, "vegalite_to_svg", fails)
+    monkeypatch.setattr(vl_convert, "vega_to_svg", fails)  # the figures draw from the Vega spec (figures.svg_of)
     one, two = copy_vectors(vectors, tmp_path / "a.txt"), copy_vectors(vectors, tmp_path / "b.txt", scale=2.0)
     out = tmp_path / "r"
     report_ok("--model", one, "--model", two, "--out", str(out))

@@ -281,9 +281,9 @@ def test_the_story_names_a_disagreement_in_one_sentence(glove):
     result = AssociationTest("weat9", model=glove).run()
     assert 0.01 < result.pvalue < 0.05 and result.interval.low < 0 < result.interval.high
     assert result.story(alpha=0.05) == "significant for these words; the interval over word choice includes 0"
-    record = result.stability(k=10)
+    record = result.stability(k=10, alpha=0.05)
     assert record["verdict"] == "fragile" and record["reason"] == record["story"]
-    assert result.story(alpha=0.01) is None
+    assert result.story(alpha=0.01) is None and result.story() is None  # the default alpha is 0.01
     assert result.stability(k=10, alpha=0.01)["reason"].endswith("no finding to keep")
     # weat10: p = 0.0101, not significant at 0.01; its conditional interval (attribute words fixed) excludes 0
     targets = AssociationTest("weat10", model=glove).run(resample="targets")

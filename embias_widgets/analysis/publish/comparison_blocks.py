@@ -40,7 +40,7 @@ def mark(row: dict[str, Any]) -> str:
 
 
 def _change_figure(c: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    from ..report.figures import chart_spec
+    from ..report.figures import FigureError, chart_spec, to_svg
 
     methods = {r["method"] for r in rows}
     data = [{"label": r["row"] if len(methods) == 1 else f"{SHORT.get(r['method'], r['method'])} {r['row']}",
@@ -53,9 +53,11 @@ def _change_figure(c: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, A
                       holm_scope="the comparison's paired tests")
     if spec is None:
         return None
-    import vl_convert as vlc
-
-    return {"t": "figure", "svg": vlc.vegalite_to_svg(spec), "alt": "paired changes with their intervals"}
+    try:
+        svg = to_svg(spec)
+    except FigureError as err:  # left out with a note; the rest of the comparison is still written
+        return {"t": "p", "text": f"Figure left out: Vega-Lite could not draw it ({err}).", "cls": "muted"}
+    return {"t": "figure", "svg": svg, "alt": "paired changes with their intervals"}
 
 
 def _first_of_each(texts: list[str]) -> dict[str, None]:

@@ -107,7 +107,6 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
         return None
     import altair as alt
 
-    from ...palette import CATEGORICAL, group_colors
 
     rows = [{**r, **{k: chart_text(r[k]) for k in ("label", "model", "group") if r.get(k) is not None}} for r in rows]
     title, subtitle = chart_text(title), chart_text(subtitle)
@@ -124,22 +123,7 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
     data = [{**r, "sig": _sig_word(r["significant"], rows), "ref": ref,
              "end": (r["high"] if r["high"] is not None else r["value"]) if r["value"] >= ref else
              (r["low"] if r["low"] is not None else r["value"])} for r in rows]
-    legend = {"orient": "bottom", "direction": "vertical", "labelLimit": room - 24, "symbolType": "square",
-              "symbolStrokeWidth": 1.5}
-    if several or any(r["group"] for r in rows):
-        field = "model" if several else "group"
-        colours = ({m: CATEGORICAL[i % len(CATEGORICAL)] for i, m in enumerate(models)} if several
-                   else group_colors(r["group"] for r in rows))
-        scale = alt.Scale(domain=list(colours), range=list(colours.values()))
-        if several and any(r["significant"] is not None for r in rows):
-            # the significance legend (bottom) and the models' would sit side by side and run off the figure at a
-            # phone's width: the models' goes above the plot when both are drawn
-            legend["orient"] = "top"
-        color: Any = alt.Color(f"{field}:N", title="model" if several else group_title, scale=scale,
-                               legend=alt.Legend(**legend))
-        fill: Any = alt.Fill(f"{field}:N", scale=scale, legend=None)
-    else:
-        color = fill = alt.value(CATEGORICAL[0])
+    color, fill = _colours(rows, models, room, group_title)
     labels = list(dict.fromkeys(r["label"] for r in data))
     label_px = label_width(data)
     y = alt.Y("label:N", title=y_title, sort=labels, axis=alt.Axis(
@@ -172,7 +156,9 @@ def chart_spec(rows: list[dict[str, Any]], x_title: str, y_title: str, *, title:
     step = 17 * n_side + 6 if n_side > 1 else 18  # side by side: room for a star (14 px) on each bar
     spec = chart.properties(
         width=WIDTH, height=max(54, step * len(labels)),
-        title=alt.TitleParams(wrap(title, 36), subtitle=wrap(subtitle, 42) if subtitle else alt.Undefined,
+        # lines short enough for the plot's width in a browser's wider font (a path breaks anywhere), and a limit
+        title=alt.TitleParams(wrap(title, 32), subtitle=wrap(subtitle, 34) if subtitle else alt.Undefined,
+                              limit=WIDTH,
                               anchor="start", fontSize=FONT + 1, subtitleFontSize=FONT),
     )
     slack = round(label_px * (SLACK - 1)) + 6
@@ -205,6 +191,32 @@ def label_width(rows: list[dict[str, Any]]) -> int:
     """Pixels the y labels take: about 7 px a character at 12 px, at most :data:`LABEL_LIMIT`."""
     return min(LABEL_LIMIT, 7 * max(len(r["label"]) for r in rows))
 
+
+
+def _colours(rows: list[dict[str, Any]], models: list[str], room: int, group_title: str) -> tuple[Any, Any]:
+    """The bars' outline (``color``, with its legend) and inside (``fill``) encodings: the models' colours when
+    there are several, else the groups' (the palette's, :func:`~embias_widgets.palette.group_colors`), else one."""
+    import altair as alt
+
+    from ...palette import CATEGORICAL, group_colors
+
+    several = len(models) > 1
+    if not (several or any(r["group"] for r in rows)):
+        return alt.value(CATEGORICAL[0]), alt.value(CATEGORICAL[0])
+    # labels truncated where vl-convert's font reaches the room, less a browser's wider font's share (SLACK)
+    legend = {"orient": "bottom", "direction": "vertical", "labelLimit": int((room - 24) / SLACK),
+              "symbolType": "square", "symbolStrokeWidth": 1.5}
+    field = "model" if several else "group"
+    colours = ({m: CATEGORICAL[i % len(CATEGORICAL)] for i, m in enumerate(models)} if several
+               else group_colors(r["group"] for r in rows))
+    scale = alt.Scale(domain=list(colours), range=list(colours.values()))
+    if several and any(r["significant"] is not None for r in rows):
+        # the significance legend (bottom) and the models' would sit side by side and run off the figure at a
+        # phone's width: the models' goes above the plot when both are drawn
+        legend["orient"] = "top"
+    return (alt.Color(f"{field}:N", title="model" if several else group_title, scale=scale,
+                      legend=alt.Legend(**legend)),
+            alt.Fill(f"{field}:N", scale=scale, legend=None))
 
 def legend_room(rows: list[dict[str, Any]]) -> int:
     """Pixels a bottom legend has: it starts where the plot starts, right of the y labels (at most 120 px of
