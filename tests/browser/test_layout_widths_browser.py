@@ -177,6 +177,25 @@ def test_no_text_outside_its_box(all_widgets, width, file_browser, theme):
     set_theme(page, theme)
     _set_width(page, width, file_browser)
     label = f"{width}px{' + file browser' if file_browser else ''} {theme}"
+    report, problems = _layout_problems(page)
+    if problems:  # a widget still settling (a ResizeObserver's redraw a frame late on a loaded machine): look again
+        page.wait_for_timeout(1_000)
+        report, problems = _layout_problems(page)
+    CLIPPED[label] = report
+    PROBLEMS[label] = problems
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "layout-clipped.json").write_text(json.dumps(CLIPPED, indent=2))
+    (RESULTS / "layout-clipped-texts.json").write_text(json.dumps(PROBLEMS, indent=1))
+    if width == 600 and not file_browser:
+        for widget, selector in WIDGETS.items():
+            screenshot_widgets(page, selector, f"{widget}-600px", theme)
+    assert not problems, f"{label}: {len(problems)} texts outside their box, e.g. {problems[:6]}"
+    assert not [e for e in page.errors if "embias" in e.lower()], page.errors
+
+
+def _layout_problems(page) -> tuple[dict[str, int], list]:
+    """Per widget, its texts cut short; and every text outside its box, figure texts drawn into each other and
+    marks below 3:1 on the theme's background."""
     report, problems = {}, []
     for widget, selector in WIDGETS.items():
         # as a person sees each widget: scrolled to (JupyterLab skips the layout of cells off screen,
@@ -195,13 +214,4 @@ def test_no_text_outside_its_box(all_widgets, width, file_browser, theme):
     shapes = graphics_contrast(page, ROOTS)
     assert shapes, "no graphics measured"
     problems += [("graphics below 3:1", g) for g in shapes if g["ratio"] < 3]
-    CLIPPED[label] = report
-    PROBLEMS[label] = problems
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "layout-clipped.json").write_text(json.dumps(CLIPPED, indent=2))
-    (RESULTS / "layout-clipped-texts.json").write_text(json.dumps(PROBLEMS, indent=1))
-    if width == 600 and not file_browser:
-        for widget, selector in WIDGETS.items():
-            screenshot_widgets(page, selector, f"{widget}-600px", theme)
-    assert not problems, f"{label}: {len(problems)} texts outside their box, e.g. {problems[:6]}"
-    assert not [e for e in page.errors if "embias" in e.lower()], page.errors
+    return report, problems
