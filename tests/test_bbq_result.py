@@ -61,7 +61,7 @@ def test_a_category_with_few_templates_is_warned_about_its_interval(shared_data)
     from embias_widgets.stimuli.bbq import load_bbq
 
     items = load_bbq(shared_data / "bbq" / "data", categories=["Age"])
-    few = items.subset(np.isin(items.question_index, sorted(set(items.question_index))[:8]))
+    few = items.subset(np.isin(items.question_index, sorted(set(items.question_index))[:6]))
     pred = few.label.copy()
     res = BbqResult.from_predictions(few, pred, n_resamples=200)
     assert any(f"fewer than {FEW_TEMPLATES} templates (Age)" in n for n in res.notes)

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .score_intervals import ScoreInterval, bootstrap_indices, percentile_interval
+from .score_intervals import ScoreInterval, bootstrap_indices, expanded_level, percentile_interval
 
 __all__ = ["RESAMPLE_METHODS", "cell_counts", "cluster_bootstrap", "scores_from_counts"]
 
 RESAMPLE_METHODS = ("template", "item")
 METHOD_TEXT = {
     "template": ("percentile bootstrap over the {g} templates (question_index) of the category, all items of a "
-                 "drawn template kept ({b} replicates); estimand: the score over the population of templates "
-                 "the category's templates stand for"),
+                 "drawn template kept ({b} replicates), expanded for the number of templates (Hesterberg 2015: "
+                 "the {wide:.4g} percentiles); estimand: the score over the population of templates the category's "
+                 "templates stand for"),
     "item": ("percentile bootstrap over the items of the cell, as if independent ({b} replicates); ignores that "
              "items of one template are not independent"),
 }
@@ -69,6 +70,11 @@ def _weights(rng: np.random.Generator, present: np.ndarray, n_resamples: int) ->
     return w
 
 
+def _labelled(iv: ScoreInterval | None, level: float) -> ScoreInterval | None:
+    """The interval of the (expanded) percentiles, labelled with the level asked."""
+    return None if iv is None else ScoreInterval(iv.low, iv.high, level, iv.method)
+
+
 def cluster_bootstrap(counts: np.ndarray, convention: str, *, level: float, n_resamples: int,
                       rng: np.random.Generator, resample: str, by_condition: bool
                       ) -> tuple[list[tuple[ScoreInterval | None, ScoreInterval | None]], int]:
@@ -92,9 +98,12 @@ def cluster_bootstrap(counts: np.ndarray, convention: str, *, level: float, n_re
         if n_clusters < 2:
             out.append((None, None))
             continue
-        method = METHOD_TEXT[resample].format(g=n_clusters if resample == "template" else g, b=n_resamples)
+        # templates are few (25 a category): the plain percentile interval of a mean over n clusters is too narrow
+        # by about sqrt((n - 1)/n) and its normal tails, so its percentiles are widened as for StereoSet's targets
+        wide = expanded_level(level, n_clusters - 1) if resample == "template" else level
+        method = METHOD_TEXT[resample].format(g=n_clusters if resample == "template" else g, b=n_resamples,
+                                              wide=wide)
         undefined += int(np.count_nonzero(~np.isfinite(bias[:, j])))
-        a = percentile_interval(acc[:, j], level=level, method=method)
-        b = percentile_interval(bias[:, j], level=level, method=method)
+        a, b = (_labelled(percentile_interval(r[:, j], level=wide, method=method), level) for r in (acc, bias))
         out.append((a if isinstance(a, ScoreInterval) else None, b if isinstance(b, ScoreInterval) else None))
     return out, undefined

@@ -24,9 +24,9 @@ __all__ = ["FRAME_COLUMNS", "BbqResult"]
 
 FRAME_COLUMNS = ("category", "context_condition", "bias_score", "bias_low", "bias_high", "accuracy", "accuracy_low",
                  "accuracy_high", "s_dis", "n_items", "n_correct", "n_not_unknown", "n_biased", "n_templates")
-FEW_TEMPLATES = 20
-"""Below this many templates in a category, the template bootstrap covers less than its level (the calibration
-suite's ``bbq`` check: 0.87-0.93 at 10 templates, within 0.92-0.98 from 25): the result's notes say so."""
+FEW_TEMPLATES = 10
+"""Below this many templates in a category the template bootstrap has not been checked (the calibration suite's
+``bbq`` check covers 10 to 50 templates: 0.92-0.97): the result's notes say so."""
 CONVENTION_NOTES = {
     "authors": "the authors' script (BBQ_calculate_bias_score.R): names apart, undefined targets and unmatched "
                "answers dropped",
@@ -82,9 +82,9 @@ class BbqResult:
                          f"(target from {items.target_source})")
         few = sorted({c.category for c in scores.cells if 0 < c.n_templates < FEW_TEMPLATES})
         if few and resample == "template":
-            notes.append(f"intervals over fewer than {FEW_TEMPLATES} templates ({', '.join(few)}) cover less than "
-                         "their level: 0.87-0.93 at 10 templates in the calibration suite, in its band from 25 "
-                         "(BBQ has 25 a category); read them as a lower bound on the uncertainty")
+            notes.append(f"intervals over fewer than {FEW_TEMPLATES} templates ({', '.join(few)}): the calibration "
+                         "suite checked 10 to 50 (BBQ has 25 a category); with fewer, too few templates show how much "
+                         "they vary, so read the interval as a lower bound on the uncertainty")
         return cls(model, convention, scores, items, pred, probs, seed, tuple(notes))
 
     def summary(self) -> str:
