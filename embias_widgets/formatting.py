@@ -70,6 +70,11 @@ Alpha = float | Iterable[float | None] | None
 the level), or None."""
 
 
+READ_AT = (0.01, 0.05)
+"""The thresholds a p-value in running text is kept on the right side of where no alpha is in force: the
+library's default (0.01) and the one readers bring most often (0.05)."""
+
+
 def thresholds(alpha: Alpha) -> tuple[float, ...]:
     """``alpha`` as a tuple of thresholds (None and missing entries left out)."""
     if alpha is None:

@@ -181,7 +181,7 @@ def permutation_test(
         ``"bits"`` (n random bits and ``|m - k|`` random removals, or up to 64
         items random words of weight k), ``"indices"`` (``min(k, n - k)``
         random indices, drawn again on a repeat) or ``"keys"`` (the k smallest
-        of n random 16-bit keys: the default before issue 20, kept to
+        of n random 16-bit keys: the library's earlier default, kept to
         reproduce the p-values of older seeds). Other samplers make other
         draws, so p-values within Monte Carlo error, for the same seed.
     """

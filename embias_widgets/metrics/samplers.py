@@ -5,7 +5,7 @@ subset sums ``sum_{x in Xi} values[x]`` of many uniform random k-subsets ``Xi`` 
 samplers draw them, all exactly uniform:
 
 - ``"keys"`` (:func:`sampled_split_sums`): the k smallest of n random 16-bit keys per split, the draws
-  this package made for a seed before issue 20 (kept by name to reproduce them);
+  this package's earlier versions made for a seed (kept by name to reproduce them);
 - ``"bits"`` (:func:`sampled_bit_split_sums`): n random bits and ``|m - k|`` random removals, or up to
   64 items random 64-bit words of weight k;
 - ``"indices"`` (:func:`sampled_index_split_sums`): ``j = min(k, n - k)`` random indices, drawn again
@@ -43,8 +43,8 @@ def choose_sampler(n: int, k: int, sampler: str = DEFAULT_SAMPLER) -> str:
     """The sampler that draws uniform k-subsets of ``range(n)``: ``sampler`` itself unless it is ``"auto"``.
 
     ``"auto"``: ``"indices"`` while few draws repeat an index (:data:`INDEX_MIN_ACCEPTANCE`), else ``"bits"``
-    for splits not too uneven (:data:`BITS_MIN_SHARE`), else ``"keys"``; each is the fastest there
-    (issue 20). Every one is exactly uniform, so the choice changes draws, never the law of p.
+    for splits not too uneven (:data:`BITS_MIN_SHARE`), else ``"keys"``; each is the fastest there.
+    Every one is exactly uniform, so the choice changes draws, never the law of p.
     """
     if sampler != "auto":
         return sampler

@@ -1,6 +1,6 @@
 """Intervals of headline scores: Wilson intervals of percentages, the exact binomial test, percentile bootstrap.
 
-Issue 28 asks every headline number to carry an interval that says what was resampled or assumed
+Every headline number carries an interval that says what was resampled or assumed
 (``../shared/docs/metrics.md`` section 6):
 
 - a share ``k / n`` (CrowS-Pairs-style pair scores and their decided pairs): Wilson's score interval
@@ -52,7 +52,7 @@ class ScoreInterval:
     method: str
 
     def to_dict(self) -> dict[str, float | str]:
-        """``{"low", "high", "level", "method"}`` (the JSON convention of issue 28)."""
+        """``{"low", "high", "level", "method"}`` (the library's JSON convention for intervals)."""
         return {"low": float(self.low), "high": float(self.high), "level": float(self.level), "method": self.method}
 
     def shifted(self, by: float) -> ScoreInterval:

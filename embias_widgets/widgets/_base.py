@@ -1,6 +1,6 @@
 """What every widget shares: where the bundled front-end modules live, and the one trait boundary.
 
-The rule for input that reaches a widget (issue 22, section 3): a value is checked where it enters,
+The rule for input that reaches a widget: a value is checked where it enters,
 by the trait's ``@traitlets.validate`` method, and
 
 - set from Python, an invalid value raises :class:`traitlets.TraitError` naming the trait, the value

@@ -3,7 +3,7 @@ its bootstrap interval as whiskers, the p-value with its significance mark, alph
 and correction, how it was computed, the subset-stability verdict with its rule,
 one bar per target word for its s(w, A, B) with the two cosine terms on hover
 (Caliskan, Bryson & Narayanan 2017), and the word-influence view: d with each
-word left out, the words that move d most marked (issue 28; Antoniak & Mimno 2021,
+word left out, the words that move d most marked (Antoniak & Mimno 2021,
 Ethayarajh, Duvenaud & Hirst 2019). Every number comes from the analysis result."""
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ class SenseSelector(EmbiasWidget):
         A loaded WordNet (default :func:`load_wordnet`); anything with
         ``senses(lemma, pos)``, ``sense(key)`` and ``is_key(text)``. When the default finds no WordNet, the
         selector is still built: it shows why (with the install routes) as its error and looks nothing up,
-        so a notebook run to its end (issue 31, item 19).
+        so a notebook run to its end.
     tools
         Show the WordNet source line, "?" help and import/export here (default); off when a composing
         widget shows them once for all its selectors.

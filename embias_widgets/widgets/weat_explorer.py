@@ -55,7 +55,7 @@ class WeatExplorer(ipywidgets.VBox):
                  **options: Any) -> None:
         self.progressive = progressive
         self._options = {k: v for k, v in options.items() if k != "model"}
-        self._models = ContentKeyedModels()  # by content: a file edited in place is loaded again (issue 31, 3)
+        self._models = ContentKeyedModels()  # by content: a file edited in place is loaded again
         self.edited: dict[str, dict[str, Any]] = {}
         """``{test name: sets}``: the user's edits of each test they switched away from (restored on coming back)."""
         if isinstance(test, AssociationTest):

@@ -147,7 +147,7 @@ def _cut_middle(name: str, limit: int) -> str:
 def short_test_label(name: str, spec: Any) -> str:
     """A dropdown label for a bundled test, at most :data:`SHORT_LABEL_CHARS` characters and never cut
     mid-word: its id and both pairs of sets, targets × attributes, e.g. ``weat7 · math/arts × male/female
-    terms`` (issue 31: the attributes alone left WEAT 7 and 8 alike, the targets alone WEAT 3, 4 and 5), in
+    terms`` (the attributes alone left WEAT 7 and 8 alike, the targets alone WEAT 3, 4 and 5), in
     the first of :func:`_phrases`' spellings that fits; :func:`test_choices` adds the sets' sizes where tests
     name their sets alike. A long id is shortened in the middle (:func:`_cut_middle`) and shown alone; the
     full title goes beside the dropdown."""

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ...formatting import READ_AT, format_value
 from ...metrics.ceat import VARIANCE_CONVENTION, MetaAnalysis
 from ...metrics.ceat_inference import CeatTest
 from ...stimuli import SET_KEYS
@@ -135,7 +136,8 @@ class ContextualAssociationResult:
         story = self.agreement()
         return (
             f"CEAT {self.test} on {self.model}: effect size d {r.effect_size:+.3f} (mean of N = {r.n_samples:,} "
-            f"samples of one context per word; {interval}), {sides} permutation p = {r.p_value:.3g}"
+            f"samples of one context per word; {interval}), {sides} permutation p = "
+            f"{format_value(r.p_value, 'p', READ_AT)}"
             + (f"; {story}" if story else "")
             + f". Positive: {x} closer to {a} and {y} to {b}. Contexts: {self.contexts_source}"
             + (f"; {dropped} word(s) without contexts left out" if dropped else "")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...formatting import READ_AT, format_value
 from ...metrics.likelihood import CONVENTIONS, PairBiasScore, StereoSetScore
 from ...metrics.likelihood.pair_intervals import pair_score_interval, pair_score_test
 from ...metrics.score_intervals import DEFAULT_LEVEL, interval_dict
@@ -41,7 +42,8 @@ def score_brackets(test: dict[str, Any], level: float = DEFAULT_LEVEL) -> str:
     if dec is None:
         return text + "; every pair a tie, so no decided pair to test]"
     return (text + f"; {test['percent_of_decided']:.2f}% of the decided pairs prefer the more stereotypical "
-            f"sentence [{dec['low']:.2f}, {dec['high']:.2f}], sign test p {test['p_value']:.3g}]")
+            f"sentence [{dec['low']:.2f}, {dec['high']:.2f}], sign test p "
+            f"{format_value(test['p_value'], 'p', READ_AT)}]")
 
 
 def bias_interval_rows(bias: PairBiasScore | None, convention: str,

@@ -129,7 +129,7 @@ def _my_device(plan: dict[str, str] | None) -> str | None:
 
 
 class ShippedModel:
-    """A classifier object pickled once on the client, shipped to the workers as bytes (issue 29).
+    """A classifier object pickled once on the client, shipped to the workers as bytes.
 
     Scattered as the object itself, every copy (the client's to the first worker, then worker to worker as
     Dask replicates it) pickled and unpickled the torch model: 19.0 s to reach 16 workers on a lent 16-core

@@ -1,5 +1,5 @@
 """Template sensitivity of an NLI probe: NN and FN per template, the most and least neutral templates, and
-the heatmap of one template alone (issue 28; Seshadri, Pezeshkpour & Singh 2022 show that small template
+the heatmap of one template alone (Seshadri, Pezeshkpour & Singh 2022 show that small template
 edits swing bias measures).
 
 A template is the "SUBJECT VERB a/an OBJECT" frame a pair was built from (Dev et al. 2020), named

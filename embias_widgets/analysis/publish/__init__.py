@@ -1,4 +1,4 @@
-"""What a report shows and exports, read from its ``report.json`` dict (issue 30): the findings a reader can
+"""What a report shows and exports, read from its ``report.json`` dict: the findings a reader can
 quote (:mod:`.findings`), agreement between methods and validity notes (:mod:`.agreement`), the page's blocks
 that ``report.html`` and the JupyterLab viewer both draw (:mod:`.page`) and the Hugging Face model-card export
 (:mod:`.model_card`).

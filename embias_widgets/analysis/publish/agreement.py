@@ -1,4 +1,4 @@
-"""Agreement between methods (issue 28, part 4) and the validity notes, read from a report's sections.
+"""Agreement between methods and the validity notes, read from a report's sections.
 
 - One model: a table of social dimensions (gender, race, religion, ...) by methods; each cell the direction
   each row of that dimension found (above/below "no bias", or unclear when its interval holds it), its value

@@ -328,7 +328,7 @@ def last_layer_input(base: Any, layer: LastLayer, ids: Any, **inputs: Any) -> tu
     encoder's embeddings and every layer before the last explicitly, as ``base.forward`` does (BERT,
     RoBERTa, XLM-R, CamemBERT: ``encoder.layer[:-1]``; ALBERT: the embedding projection, then each depth's
     group of shared layers up to the last call of the last one). No hook is registered on the model, so a
-    model pickled or used by another thread meanwhile is the user's model as it was (issue 29)."""
+    model pickled or used by another thread meanwhile is the user's model as it was."""
     embeddings = base.embeddings(input_ids=ids, token_type_ids=inputs.get("token_type_ids"))
     mask = encoder_mask(base, embeddings, inputs.get("attention_mask"))
     if type(base).__name__ == "AlbertModel":

@@ -1,4 +1,4 @@
-"""Text a language model cannot score honestly, refused with the reason (issue 31, items 2 and 7).
+"""Text a language model cannot score honestly, refused with the reason.
 
 - A tokenizer that turns ordinary text into unknown tokens only (a model directory whose ``vocab.txt`` and
   ``tokenizer.json`` are missing loads as a 5-token tokenizer: every sentence is ``[UNK] [UNK] ...``, every

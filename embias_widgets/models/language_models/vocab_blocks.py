@@ -76,7 +76,7 @@ def decoder_input(head: Any, decoder: Any, states: Any) -> Any:
       head's own module;
     * ALBERT (``AlbertMLMHead``): ``LayerNorm(activation(dense(states)))``.
 
-    No hook is registered on the model (issue 29). A head laid out otherwise raises RuntimeError
+    No hook is registered on the model. A head laid out otherwise raises RuntimeError
     (``HeadSplit`` then uses the whole logits); the caller's one-time check compares the blocks built on
     this input with the head's own logits."""
     import sys

@@ -1,4 +1,4 @@
-"""Arbitrary sentence pairs tokenised by the fast tokenizer's Rust backend directly (issue 29).
+"""Arbitrary sentence pairs tokenised by the fast tokenizer's Rust backend directly.
 
 ``tokenizer(premises, hypotheses)`` of a ``transformers`` fast tokenizer hands the whole batch to its Rust
 backend (``tokenizers.Tokenizer.encode_batch``) and then builds a Python dictionary per pair and copies every

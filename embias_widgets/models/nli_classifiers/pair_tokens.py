@@ -1,4 +1,4 @@
-"""Token ids of a template probe's pairs built from each sentence part tokenised once (issue 29).
+"""Token ids of a template probe's pairs built from each sentence part tokenised once.
 
 A probe of Dev et al. (2020) is premise words x hypothesis words x templates; a pair's premise is a subject
 part and a template's tail (``"A driver"`` + ``" bought a phone ."``), its hypothesis another subject part and

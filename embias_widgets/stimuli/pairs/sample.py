@@ -1,5 +1,5 @@
 """``sample``: ten sentence pairs in the CrowS-Pairs layout, bundled so that ``embias pll --pairs sample`` runs
-offline on a fresh install (issue 31, item 20).
+offline on a fresh install.
 
 Written for this package (minimal edits: one group word swapped, as CrowS-Pairs pairs are; Nangia et al. 2020,
 section 2), across gender, age, socioeconomic status, physical appearance and nationality. They show how the
