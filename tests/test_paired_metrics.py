@@ -20,7 +20,9 @@ from embias_widgets.metrics.paired import (
     sign_flip_test,
 )
 from embias_widgets.metrics.paired_association import (
+    ATTRIBUTE_NOISE_GAP,
     ATTRIBUTE_NOISE_LIMIT,
+    _noise_warning,
     attribute_noise_share,
     effect_size_change,
     swap_permutation_test,
@@ -228,7 +230,7 @@ def test_change_in_d_warns_where_one_model_keeps_little_of_the_association_axis(
     cos, _ = _debiased_views(rng, 8, keep=0.3)
     ch = effect_size_change(*cos, 8, n_resamples=200, n_permutations=200, rng=1)
     shares = [attribute_noise_share(*c) for c in cos]
-    assert max(shares) >= ATTRIBUTE_NOISE_LIMIT
+    assert max(shares) >= ATTRIBUTE_NOISE_LIMIT and abs(shares[1] - shares[0]) >= ATTRIBUTE_NOISE_GAP
     assert ch.warning is not None and f"{shares[1]:.2f}" in ch.warning and "these words" in ch.warning
     assert ch.to_dict()["warning"] == ch.warning
     # attribute words fixed (the conditional estimand) and the max variant: no warning
@@ -238,6 +240,9 @@ def test_change_in_d_warns_where_one_model_keeps_little_of_the_association_axis(
     clean, _ = _debiased_views(np.random.default_rng(13), 40, keep=1.0, sigma=0.25, t=1.0)
     assert max(attribute_noise_share(*c) for c in clean) < ATTRIBUTE_NOISE_LIMIT
     assert effect_size_change(*clean, 40, n_resamples=200, n_permutations=200, rng=1).warning is None
+    # both models with the same large share (understated alike): no warning; a gap of the shares: a warning
+    assert _noise_warning([0.8, 0.9]) is None and _noise_warning([0.8, 0.96]) is not None
+    assert _noise_warning([0.2, 0.49]) is None and _noise_warning([float("nan"), 0.9]) is None
 
 
 def test_stereoset_change_by_target_hand_computed():
