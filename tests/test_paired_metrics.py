@@ -19,7 +19,14 @@ from embias_widgets.metrics.paired import (
     pair_score_change,
     sign_flip_test,
 )
-from embias_widgets.metrics.paired_association import effect_size_change, swap_permutation_test
+from embias_widgets.metrics.paired_association import (
+    ATTRIBUTE_NOISE_GAP,
+    ATTRIBUTE_NOISE_LIMIT,
+    _noise_warning,
+    attribute_noise_share,
+    effect_size_change,
+    swap_permutation_test,
+)
 from embias_widgets.metrics.paired_resampling import neutrality_change, ripa_change, stereoset_change
 
 
@@ -143,6 +150,99 @@ def test_swap_test_exact_by_hand_and_scale_free():
     assert p == pytest.approx(np.mean(hits))
     # a model whose scores are only scaled and shifted has the same d: no change, p = 1
     assert swap_permutation_test(s0, 3 * s0 + 1, 4)[0] == pytest.approx(1.0)
+
+
+def test_swap_test_random_patterns_equal_a_word_by_word_loop_on_the_same_draws():
+    rng = np.random.default_rng(8)
+    s0 = rng.standard_normal(40)
+    s1 = s0 + 0.5 * rng.standard_normal(40)
+    p, exact, patterns = swap_permutation_test(s0, s1, 19, n_permutations=3_000, rng=5)
+    assert not exact and patterns == 3_000
+    z0, z1 = ((s - s.mean()) / s.std(ddof=1) for s in (s0, s1))
+
+    def d(s):
+        return (s[:19].mean() - s[19:].mean()) / s.std(ddof=1)
+
+    obs = abs(d(z1) - d(z0))
+    gen = np.random.default_rng(5)
+    masks = np.vstack([gen.random((min(2048, 3_000 - k), 40)) < 0.5 for k in range(0, 3_000, 2048)])
+    hits = sum(abs(d(np.where(m, z0, z1)) - d(np.where(m, z1, z0))) >= obs - 1e-12 for m in masks)
+    assert p == pytest.approx((1 + hits) / 3_001)
+
+
+def _debiased_views(rng, n, keep, dim=50, sigma=0.4, tau=0.15, t=0.6):
+    """Word clusters (X, Y lean to A, B by ``t``) seen by two models: each adds its own noise ``tau``; the second
+    keeps ``keep`` of the association axis (a partial projection debiasing)."""
+    e = np.eye(dim)
+    axis = (e[0] - e[1]) / np.sqrt(2)
+    means = [e[2] + t * axis, e[2] - t * axis, e[0], e[1]]
+    words = [m + sigma * rng.standard_normal((n, dim)) for m in means]
+    cos = []
+    for k in (1.0, keep):
+        views = [w + tau * rng.standard_normal(w.shape) for w in words]
+        views = [v - (1 - k) * np.outer(v @ axis, axis) for v in views]
+        unit = [v / np.linalg.norm(v, axis=1, keepdims=True) for v in views]
+        W = np.vstack(unit[:2])
+        cos.append((W @ unit[2].T, W @ unit[3].T))
+    return cos, words
+
+
+def test_attribute_noise_share_equals_the_trace_of_the_two_covariances():
+    rng = np.random.default_rng(21)
+    X, Y, A, B = (rng.standard_normal((k, 12)) + 0.5 * (i == 2) for i, k in enumerate((7, 9, 6, 5)))
+    unit = [m / np.linalg.norm(m, axis=1, keepdims=True) for m in (X, Y, A, B)]
+    W = np.vstack(unit[:2])
+    s = (W @ unit[2].T).mean(axis=1) - (W @ unit[3].T).mean(axis=1)
+    # tr(S_w S_a) / |A| + tr(S_w S_b) / |B| over var(s): unbiased covariances of the unit vectors
+    cov_w, cov_a, cov_b = (np.cov(m, rowvar=False) for m in (W, unit[2], unit[3]))
+    want = (np.trace(cov_w @ cov_a) / 6 + np.trace(cov_w @ cov_b) / 5) / s.var(ddof=1)
+    assert attribute_noise_share(W @ unit[2].T, W @ unit[3].T) == pytest.approx(want, rel=1e-10)
+    # undefined with one attribute word, or with scores that do not vary
+    assert np.isnan(attribute_noise_share(W @ unit[2][:1].T, W @ unit[3].T))
+    assert np.isnan(attribute_noise_share(np.ones((16, 6)), np.ones((16, 5))))
+
+
+def test_attribute_noise_share_estimates_what_the_attribute_draw_adds_to_the_spread():
+    # averaged over draws of A and B (targets fixed), var(s) exceeds its value at the attribute populations'
+    # mean directions by the noise the share estimates: E[rho var(s)] = E[var(s)] - var(s at the populations)
+    rng = np.random.default_rng(3)
+    dim, n = 30, 6
+    e = np.eye(dim)
+    W = e[2] + 0.4 * rng.standard_normal((20, dim))
+    W /= np.linalg.norm(W, axis=1, keepdims=True)
+    pop = [e[k] + 0.4 * rng.standard_normal((200_000, dim)) for k in (0, 1)]
+    direction = sum(sign * (m / np.linalg.norm(m, axis=1, keepdims=True)).mean(axis=0)
+                    for sign, m in ((1, pop[0]), (-1, pop[1])))
+    var_pop = (W @ direction).var(ddof=1)
+    noise, spread = [], []
+    for _ in range(4_000):
+        A, B = (e[k] + 0.4 * rng.standard_normal((n, dim)) for k in (0, 1))
+        A, B = (m / np.linalg.norm(m, axis=1, keepdims=True) for m in (A, B))
+        rho = attribute_noise_share(W @ A.T, W @ B.T)
+        v = ((W @ A.T).mean(axis=1) - (W @ B.T).mean(axis=1)).var(ddof=1)
+        noise.append(rho * v)
+        spread.append(v)
+    assert np.mean(noise) == pytest.approx(np.mean(spread) - var_pop, rel=0.05)
+
+
+def test_change_in_d_warns_where_one_model_keeps_little_of_the_association_axis():
+    rng = np.random.default_rng(12)
+    cos, _ = _debiased_views(rng, 8, keep=0.3)
+    ch = effect_size_change(*cos, 8, n_resamples=200, n_permutations=200, rng=1)
+    shares = [attribute_noise_share(*c) for c in cos]
+    assert max(shares) >= ATTRIBUTE_NOISE_LIMIT and abs(shares[1] - shares[0]) >= ATTRIBUTE_NOISE_GAP
+    assert ch.warning is not None and f"{shares[1]:.2f}" in ch.warning and "these words" in ch.warning
+    assert ch.to_dict()["warning"] == ch.warning
+    # attribute words fixed (the conditional estimand) and the max variant: no warning
+    assert effect_size_change(*cos, 8, n_resamples=200, resample_attributes=False, rng=1).warning is None
+    assert effect_size_change(*cos, 8, n_resamples=200, variant="max", rng=1).warning is None
+    # a clean pair of models with many attribute words: no warning
+    clean, _ = _debiased_views(np.random.default_rng(13), 40, keep=1.0, sigma=0.25, t=1.0)
+    assert max(attribute_noise_share(*c) for c in clean) < ATTRIBUTE_NOISE_LIMIT
+    assert effect_size_change(*clean, 40, n_resamples=200, n_permutations=200, rng=1).warning is None
+    # both models with the same large share (understated alike): no warning; a gap of the shares: a warning
+    assert _noise_warning([0.8, 0.9]) is None and _noise_warning([0.8, 0.96]) is not None
+    assert _noise_warning([0.2, 0.49]) is None and _noise_warning([float("nan"), 0.9]) is None
 
 
 def test_stereoset_change_by_target_hand_computed():

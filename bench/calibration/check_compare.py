@@ -1,6 +1,25 @@
 """The paired comparison of two models (``embias compare``): the size of each paired test when both models come
 from the same distribution, the coverage of each paired interval, and the power under a planted shift
-(:mod:`bench.calibration.dgp_paired`). Every replicate calls the library's public paired functions."""
+(:mod:`bench.calibration.dgp_paired`). Every replicate calls the library's public paired functions.
+
+WEAT's change in d (``compare-weat``) also reports, per replicate:
+
+- ``warned``: the change carries a ``warning`` (either model's attribute-noise share at least
+  :data:`~embias_widgets.metrics.paired_association.ATTRIBUTE_NOISE_LIMIT`, and the two shares differ by at least
+  :data:`~embias_widgets.metrics.paired_association.ATTRIBUTE_NOISE_GAP`);
+- ``covered_or_warned``: the interval holds the true change, or the output warns that it may not: the promise
+  where the interval alone cannot keep it. When the second model keeps only part of the association axis
+  (``keep`` < 1, a partial projection debiasing) its population d hardly moves (d is a ratio: shrinking the
+  axis shrinks its numerator and its spread alike), while d on 8-25 words falls far, because the attribute
+  words' own spread then dominates the direction ``s`` is measured along; no interval around these words' d
+  holds the population change there, so its coverage is reported, not held to a band;
+- ``after_covered``: the single-model BCa interval (:func:`~embias_widgets.metrics.
+  effect_size_interval_from_cosines`) of the second model alone holds that model's population d: it misses
+  where the paired interval misses, so the cause lies in d's estimate on few words, not in the pairing.
+
+The full grid runs 4x the replicates at the settings where the swap test's size is measured (a true size
+about 0.057 lies within two Monte Carlo errors of the 0.07 promise at 300).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from embias_widgets.metrics import effect_size_interval_from_cosines
 from embias_widgets.metrics.paired import pair_score_change
 from embias_widgets.metrics.paired_association import effect_size_change
 from embias_widgets.metrics.paired_resampling import neutrality_change, stereoset_change
@@ -52,9 +72,19 @@ def words_replicate(params: dict[str, Any], rng: np.random.Generator) -> dict[st
         A, B = (m / np.linalg.norm(m, axis=1, keepdims=True) for m in (A, B))
         cos.append((W @ A.T, W @ B.T))
     change = effect_size_change(cos[0], cos[1], n, n_resamples=RESAMPLES, n_permutations=2_000, rng=rng)
-    null = keep == 1.0 and tau2 == tau
-    truth = 0.0 if null else dgp.words_d(t, sigma, tau2, keep) - dgp.words_d(t, sigma, tau, 1.0)
-    return _outcomes(change.p_value, change, truth, null)
+    null = _words_null(params)
+    d_after = 0.0 if t == 0 else dgp.words_d(t, sigma, tau2, keep)
+    truth = 0.0 if null or t == 0 else d_after - dgp.words_d(t, sigma, tau, 1.0)
+    out = _outcomes(change.p_value, change, truth, null)
+    out["warned"] = change.warning is not None
+    out["covered_or_warned"] = out["covered"] or out["warned"]
+    alone = effect_size_interval_from_cosines(*cos[1], n, n_resamples=RESAMPLES, rng=rng)
+    out["after_covered"] = bool(alone.low <= d_after <= alone.high)
+    return out
+
+
+def _words_null(params: dict[str, Any]) -> bool:
+    return params["keep"] == 1.0 and params["tau2"] == params["tau"]
 
 
 def stereoset_replicate(params: dict[str, Any], rng: np.random.Generator) -> dict[str, bool]:
@@ -96,16 +126,27 @@ CHECKS = [
         name="compare-weat",
         description="WEAT d of two noisy views of the same word clusters (8 or 25 words a set, sigma 0.4): noise "
                     "tau, and tau2 for the second model, which may also shrink the association axis to `keep` (a "
-                    "partial debiasing; its coverage is reported only: see the docs)",
-        outcomes=_outcome_list("paired swap permutation test", "change in d, paired BCa over the four sets",
-                               "the change of d over the word populations"),
+                    "partial projection debiasing: the population d hardly moves, d on these words falls far; "
+                    "the interval's coverage is reported there, and the interval or the output's warning is held "
+                    "to the promise)",
+        outcomes=[*_outcome_list("paired swap permutation test", "change in d, paired BCa over the four sets",
+                                 "the change of d over the word populations"),
+                  Outcome("covered_or_warned", "change in d: the interval holds it, or the output warns",
+                          "the change of d over the word populations", "rate", (0.92, 1.0)),
+                  Outcome("warned", "change in d carries the attribute-noise warning (either model's share "
+                          ">= 0.5, the two differing by >= 0.15)", "the share of runs warned", "rate"),
+                  Outcome("after_covered", "d of the second model alone, single-model BCa over the four sets",
+                          "the second model's d over the word populations", "coverage")],
         replicate=words_replicate,
         fast=[{"n": 8, "d": 1.0, "tau": 0.15, "tau2": 0.15, "keep": 1.0},
-              {"n": 8, "d": 1.0, "tau": 0.15, "tau2": 0.6, "keep": 1.0}],
+              {"n": 8, "d": 1.0, "tau": 0.15, "tau2": 0.6, "keep": 1.0},
+              {"n": 25, "d": 1.0, "tau": 0.15, "tau2": 0.15, "keep": 0.3},
+              {"n": 25, "d": 1.0, "tau": 0.15, "tau2": 0.15, "keep": 0.6}],
         full=[{"n": 8, "d": 0.0, "tau": 0.15, "tau2": 0.15, "keep": 1.0},
               *({"n": n, "d": 1.0, "tau": 0.15, "tau2": tau2, "keep": k} for n in (8, 25)
-                for tau2, k in ((0.15, 1.0), (0.6, 1.0), (0.15, 0.3)))],
+                for tau2, k in ((0.15, 1.0), (0.6, 1.0), (0.15, 0.6), (0.15, 0.3)))],
         bands=lambda p: {"covered": None} if p["keep"] < 1 else {},
+        full_reps_scale=lambda p: 4 if _words_null(p) else 1,
     ),
     Check(
         name="compare-stereoset",

@@ -51,7 +51,9 @@ class Check:
     functions on it and returns ``{outcome key: bool}`` for the outcomes that apply to that setting (a key may
     be left out, e.g. a size where the truth is not null). ``fast`` is the grid the CI tests run (seeded,
     small); ``full`` the benchmark's grid. ``bands(params)`` may override an outcome's band per setting
-    (return ``{key: (low, high) or None}``).
+    (return ``{key: (low, high) or None}``). ``full_reps_scale(params)`` multiplies the replicates of a setting
+    of the full grid (e.g. a size whose promise lies within two Monte Carlo errors of its rate at the usual
+    count); the fast grid always runs the count it is given.
     """
 
     name: str
@@ -61,6 +63,7 @@ class Check:
     fast: Sequence[dict[str, Any]]
     full: Sequence[dict[str, Any]]
     bands: Callable[[dict[str, Any]], dict[str, tuple[float, float] | None]] | None = None
+    full_reps_scale: Callable[[dict[str, Any]], int] | None = None
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,8 @@ def run_checks(checks: Iterable[Check], *, grid: str = "fast", reps: int = 200, 
     rows: list[Row] = []
     for check in checks:
         for params in getattr(check, grid):
-            rows += run_setting(check, params, reps=reps, seed=seed)
+            scale = check.full_reps_scale(params) if grid == "full" and check.full_reps_scale else 1
+            rows += run_setting(check, params, reps=reps * scale, seed=seed)
             if progress:
                 progress(f"{check.name} {params}: {rows[-1].seconds:.1f} s")
     return rows

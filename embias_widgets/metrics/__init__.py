@@ -38,7 +38,7 @@ from .likelihood import (
 )
 from .multiple_testing import DEFAULT_ALPHA, HolmResult, holm_bonferroni, holm_thresholds
 from .paired import McNemarResult, PairedChange, mcnemar_exact, pair_score_change
-from .paired_association import effect_size_change, swap_permutation_test
+from .paired_association import attribute_noise_share, effect_size_change, swap_permutation_test
 from .paired_resampling import RipaChange, neutrality_change, ripa_change, stereoset_change
 from .permutation import PermutationTestResult, permutation_test, split_statistic
 from .projection import (
@@ -92,6 +92,7 @@ __all__ = [
     "association_intervals",
     "association_intervals_from_cosines",
     "attention_received",
+    "attribute_noise_share",
     "aul_score",
     "aula_score",
     "bbq_scores",

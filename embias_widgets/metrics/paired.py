@@ -83,6 +83,9 @@ class PairedChange:
         Items (or clusters) the change is paired on; ``counts`` holds what the test counted (``b``, ``c``).
     replicates
         The bootstrap replicates of ``change`` (NaN where undefined).
+    warning
+        Why the interval may not hold its promise on these data (None when nothing is known against it): e.g.
+        a change in WEAT's d where the attribute words' own spread dominates the association scores.
     """
 
     before: float
@@ -97,16 +100,17 @@ class PairedChange:
     n: int
     counts: dict[str, int] = field(default_factory=dict)
     replicates: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False, compare=False)
+    warning: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready, full precision: ``before, after, change, change_interval, p_value, test, reference,
-        bias_change, bias_change_interval, n, counts`` (intervals as ``{low, high, level, method}``)."""
+        bias_change, bias_change_interval, n, counts, warning`` (intervals as ``{low, high, level, method}``)."""
         return {"before": float(self.before), "after": float(self.after), "change": float(self.change),
                 "change_interval": None if self.interval is None else self.interval.to_dict(),
                 "p_value": None if self.p_value is None else float(self.p_value), "test": self.test,
                 "reference": float(self.reference), "bias_change": float(self.bias_change),
                 "bias_change_interval": None if self.bias_interval is None else self.bias_interval.to_dict(),
-                "n": int(self.n), "counts": {k: int(v) for k, v in self.counts.items()}}
+                "n": int(self.n), "counts": {k: int(v) for k, v in self.counts.items()}, "warning": self.warning}
 
 
 def mcnemar_exact(b: int, c: int) -> McNemarResult:

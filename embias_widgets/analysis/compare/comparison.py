@@ -30,7 +30,9 @@ NOT_COMPARED = {
     "sense-weat": "sense WEAT keeps no per-sense cosines: not compared",
 }
 ESTIMANDS = {
-    "effect size d": "d over the word populations the four lists stand for (interval); with these words (test)",
+    "effect size d": "the change in d over the word populations the four lists stand for (interval: each model's d "
+                     "with every set replaced by its population; unreliable where the row has a warning); with "
+                     "these words (test)",
     "SS": "StereoSet's score over the population of targets (target-clustered)",
     "NN": "the measure over the population of templates and word pairs (crossed design)",
 }
@@ -116,6 +118,8 @@ def summary_lines(comparison: dict[str, Any]) -> list[str]:
         lines.append(f"  {r['title']} {r['row']} [{r['measure']}]: {format_value(r['before'], 'number')} -> "
                      f"{format_value(r['after'], 'number')}, change {format_value(r['change'], 'number')} {iv}, "
                      f"p (Holm) {p}: {r['verdict']}")
+        if r.get("warning"):
+            lines.append(f"    warning: {r['warning']}")
     for u in c["unpaired"]:
         lines.append(f"  note: {u['n']} item(s) of {u['method']} only {u['model']} could use ({u['why']}), left "
                      "out of the pairing")

@@ -75,6 +75,8 @@ def _association(before: dict, after: dict, method: str, names: tuple[str, str],
         change = effect_size_change(cos[0], cos[1], len(keep["X"][0]), variant=tb["variant"], ddof=tb["ddof"],
                                     level=opts["level"], n_resamples=opts["resamples"], rng=rng)
         out.rows.append(_row(method, test, "effect size d", change, True))
+        if change.warning:
+            out.notes.append(f"{test}: {change.warning}")
     return out
 
 
