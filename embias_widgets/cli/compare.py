@@ -17,6 +17,7 @@ import json
 import sys
 from typing import Any
 
+from ..metrics.multiple_testing import DEFAULT_ALPHA
 from .options import add_device_options, device_options
 
 RULES_HELP = ("fail (exit 1) when a rule is breached: worse (a bias grew significantly after Holm), worse:T (and by "
@@ -47,8 +48,8 @@ def add_compare(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--stereoset", metavar="PATH|URL", help="StereoSet dev.json or flat .jsonl (default: the data "
                    "folder; else skipped)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of every sample, resample and permutation")
-    p.add_argument("--alpha", type=float, default=0.05, metavar="A",
-                   help="Holm-Bonferroni level over the comparison's paired tests")
+    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, metavar="A",
+                   help=f"Holm-Bonferroni level over the comparison's paired tests (default {DEFAULT_ALPHA:g})")
     p.add_argument("--level", type=float, default=0.95, metavar="L", help="confidence level of every interval")
     p.add_argument("--resamples", type=int, default=2_000, metavar="R", help="bootstrap replicates of each interval")
     add_device_options(p)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...metrics import holm_bonferroni
+from ...metrics.multiple_testing import DEFAULT_ALPHA
 from .pairing import pair_sections
 
 COMPARISON_SCHEMA = "embias-comparison/1"
@@ -57,7 +58,8 @@ def model_entry(report: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 def compare_models(before_report: dict[str, Any], before: str, after_report: dict[str, Any], after: str, *,
-                   alpha: float = 0.05, level: float = 0.95, seed: int = 0, resamples: int = 2_000) -> dict[str, Any]:
+                   alpha: float = DEFAULT_ALPHA, level: float = 0.95, seed: int = 0,
+                   resamples: int = 2_000) -> dict[str, Any]:
     """Compare model ``before`` of ``before_report`` with model ``after`` of ``after_report`` (the two may be the
     same report). The sections must hold their ``items`` (saved sections; see
     :mod:`embias_widgets.analysis.report.items`)."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...metrics.multiple_testing import DEFAULT_ALPHA
 from .comparison import compare_models, summary_lines
 from .gate import GateRule, breaches, parse_rule
 from .saved_models import saved_model_name
@@ -79,7 +80,7 @@ class Compare:
     """
 
     def __init__(self, before: Any, after: Any, out: str | Path | None = None, *,
-                 methods: Sequence[str] | None = None, alpha: float = 0.05, resamples: int = 2_000,
+                 methods: Sequence[str] | None = None, alpha: float = DEFAULT_ALPHA, resamples: int = 2_000,
                  **report_options: Any) -> None:
         from ..report import Report, ReportInputError
 
