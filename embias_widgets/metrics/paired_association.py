@@ -42,6 +42,7 @@ import functools
 
 import numpy as np
 
+from .attribute_noise import ATTRIBUTE_NOISE_LIMIT, attribute_noise_share
 from .bootstrap import bootstrap_replicates, resample_counts
 from .paired import PairedChange, bca_bounds, bootstrap_p_value, interval_of
 from .score_intervals import DEFAULT_LEVEL, ScoreInterval, check_level
@@ -52,16 +53,14 @@ __all__ = ["ATTRIBUTE_NOISE_GAP", "ATTRIBUTE_NOISE_LIMIT", "EXACT_SWAP_WORDS", "
 
 EXACT_SWAP_WORDS = 16
 """Up to this many target words the swap test enumerates every pattern (2^16 = 65,536)."""
-ATTRIBUTE_NOISE_LIMIT = 0.5
-"""A change in d gets a ``warning`` where either model's :func:`attribute_noise_share` is at least this (half of
-the spread of its association scores comes from which attribute words were drawn) and the two shares differ by
-at least :data:`ATTRIBUTE_NOISE_GAP`. Calibrated by simulation (``bench/calibration/check_compare.py``, 8 and 25
-words a set): the interval holds the change in d over the word populations, or the output warns, in 0.96-1.00
-of runs in every setting, where the interval alone held it in only 0.33-0.60 of runs when one model kept 0.3 of
-the association axis. The warning is not rare where nothing is wrong: with 8 words a set and two interchangeable
-models it fires in 0.31-0.40 of runs (about 0.6 with the share limit alone), with 25 words in 0.001."""
 ATTRIBUTE_NOISE_GAP = 0.15
-"""The least difference of the two models' attribute-noise shares that warns (see :data:`ATTRIBUTE_NOISE_LIMIT`)."""
+"""A change in d gets a ``warning`` where either model's :func:`attribute_noise_share` is at least
+:data:`ATTRIBUTE_NOISE_LIMIT` and the two shares differ by at least this (equal shares understate both d's
+alike). Calibrated by simulation (``bench/calibration/check_compare.py``, 8 and 25 words a set): the interval
+holds the change in d over the word populations, or the output warns, in 0.96-1.00 of runs in every setting,
+where the interval alone held it in only 0.33-0.60 of runs when one model kept 0.3 of the association axis.
+The warning is not rare where nothing is wrong: with 8 words a set and two interchangeable models it fires in
+0.31-0.40 of runs (about 0.6 with the share limit alone), with 25 words in 0.001."""
 
 
 def _d(s: np.ndarray, n_x: int, ddof: int) -> np.ndarray:
@@ -126,34 +125,6 @@ def swap_permutation_test(s_before: np.ndarray, s_after: np.ndarray, n_x: int, *
     hits = sum(count((gen.random((min(2048, n_permutations - s), n)) < 0.5).astype(np.float64))
                for s in range(0, n_permutations, 2048))
     return (1 + hits) / (1 + n_permutations), False, int(n_permutations)
-
-
-def attribute_noise_share(cos_a: np.ndarray, cos_b: np.ndarray) -> float:
-    """The share of the spread of ``s(w) = mean_a cos(w, a) - mean_b cos(w, b)`` over the target words that comes
-    from which attribute words were drawn: ``rho = (I_A / |A| + I_B / |B|) / var_{X u Y}(s)``.
-
-    ``cos_a``: (targets x A) cosines, ``cos_b``: (targets x B). ``I_A = sum_{w,a} (c_wa - c_w. - c_.a + c_..)^2 /
-    ((T - 1)(|A| - 1))`` is the target-by-attribute interaction mean square of A's cosines (``c_w.``, ``c_.a``,
-    ``c_..``: row, column and grand means over the T target words): an unbiased estimate of ``tr(S_w S_a)``,
-    the spread one attribute word's own deviation adds to a target word's cosine, so ``I_A / |A|`` estimates what
-    drawing A's words adds to ``var(s)`` (``s`` is each target word's projection on the difference of the
-    attribute sets' mean unit vectors; the noise of that difference enters ``var(s)`` through the target words'
-    covariance, Owen 2007's interaction term). ``var`` with ddof 1. d over the word populations is about
-    ``d / sqrt(1 - rho)`` of d on these words (see the module docstring). NaN with fewer than two words in A or
-    B or three target words, or when ``s`` does not vary. ``rho`` is an estimate and can exceed 1."""
-    cos_a, cos_b = np.asarray(cos_a, dtype=np.float64), np.asarray(cos_b, dtype=np.float64)
-    t_words, n_a, n_b = cos_a.shape[0], cos_a.shape[1], cos_b.shape[1]
-    if n_a < 2 or n_b < 2 or t_words < 3:
-        return float("nan")
-
-    def interaction(c: np.ndarray) -> float:
-        r = c - c.mean(axis=0) - c.mean(axis=1, keepdims=True) + c.mean()
-        return float(np.sum(r**2)) / ((t_words - 1) * (c.shape[1] - 1))
-
-    var = float(_s(cos_a, cos_b, "mean").var(ddof=1))
-    if not var > 0:
-        return float("nan")
-    return (interaction(cos_a) / n_a + interaction(cos_b) / n_b) / var
 
 
 def _noise_warning(shares: list[float]) -> str | None:

@@ -16,7 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["calibration_notes", "excludes_zero", "story_sentence", "verdict_reason"]
+import numpy as np
+
+from ...metrics.attribute_noise import ATTRIBUTE_NOISE_LIMIT
+
+__all__ = ["attribute_noise_notes", "calibration_notes", "excludes_zero", "story_sentence", "verdict_reason"]
 
 
 def excludes_zero(interval: dict[str, Any] | None, effect_size: float | None) -> bool | None:
@@ -91,3 +95,18 @@ def calibration_notes(sizes: dict[str, int], effect_size: float | None, *, metho
         return [f"the smallest set has {smallest} items and |d| >= 1.25: with 8 widely spread words a set and d = 1.5 "
                 "the BCa interval of d held the population d in about 91% of calibration runs, not 95%"]
     return []
+
+
+def attribute_noise_notes(share: float) -> list[str]:
+    """A note where the attribute words' own spread makes up at least
+    :data:`~embias_widgets.metrics.attribute_noise.ATTRIBUTE_NOISE_LIMIT` of the spread of the association scores
+    (:func:`~embias_widgets.metrics.attribute_noise.attribute_noise_share`): d on these words then understates d
+    over the word populations, and the interval of d over word choice can miss it
+    (``bench/calibration/check_weat_weak_axis.py``)."""
+    if not (np.isfinite(share) and share >= ATTRIBUTE_NOISE_LIMIT):
+        return []
+    return [f"the attribute words' own spread makes up {share:.2f} of the spread of the association scores (at "
+            f"least {ATTRIBUTE_NOISE_LIMIT:g}): d on these words understates d over the word populations (by a "
+            "factor of about sqrt(1 - share)), and the interval of d over word choice may miss it (in simulated "
+            "worlds where most runs had such shares it held the population d in 0.02-0.95 of runs); more "
+            "attribute words make the share smaller"]

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ...metrics import cosine_matrix, permutation, weat
+from ...metrics.attribute_noise import attribute_noise_share
 from ...metrics.bootstrap import association_intervals_from_cosines
 from ...metrics.permutation import first_block_samples
 from ...metrics.samplers import DEFAULT_SAMPLER
@@ -24,7 +25,7 @@ from ...stimuli.association_tests import duplicates_note
 from .merging import MergedItems, merge_same_vectors
 from .result import AssociationTestResult
 from .robustness import DEFAULT_RESAMPLES
-from .story import calibration_notes
+from .story import attribute_noise_notes, calibration_notes
 from .validation import SET_ROLES, AssociationInputError, check_study_options, clean_set, options_string
 
 
@@ -244,6 +245,8 @@ class AssociationTest:
         if intervals is not None:
             notes.extend(calibration_notes({k: len(enc[k][0]) for k in SET_KEYS}, core.effect_size,
                                            method=intervals.effect_size.method, resample=resample))
+            if resample == "all" and self.options["variant"] == "mean":
+                notes.extend(attribute_noise_notes(attribute_noise_share(cos_a, cos_b)))
         reduce = np.max if self.options["variant"] == "max" else np.mean
         rows = {"targ1": slice(0, len(X)), "targ2": slice(len(X), len(W))}
         cosines = {key: (reduce(cos_a[r], axis=1), reduce(cos_b[r], axis=1)) for key, r in rows.items()}
