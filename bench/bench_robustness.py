@@ -1,4 +1,4 @@
-"""Word influence, subset stability and the interval of d (issue 28): our vectorised result methods against
+"""Word influence, subset stability and the interval of d: our vectorised result methods against
 doing the same through the public API in a loop, in the same process, on GloVe 6B 50d.
 
     python bench/bench_robustness.py            # prints a table; --json for machine output
@@ -15,7 +15,7 @@ splits, the loop 10,000 splits per run). Word influence draws the run's ``n_samp
 - interval: ``run()`` with and without its bootstrap intervals (2,000 resamples; BCa by default, and the
   percentile and targets-only options, in the same process);
 - live edit (weat6): add one word, ``run()`` (interval included) and ``influence()``: what the WEAT explorer's
-  influence view waits for after an edit (the issue asks < 300 ms).
+  influence view waits for after an edit (the target: under 300 ms).
 
 At 350 + 350 the loop is timed on ``--loop-words`` words / subsets and scaled to all of them (said in the
 table). Times are medians of ``--repeat`` runs; the machine may be shared, so the load average is printed.

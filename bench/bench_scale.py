@@ -1,4 +1,4 @@
-"""The pipeline's ceilings with a model that costs nothing, and Dask's scaling (issue 29): one run prints all.
+"""The pipeline's ceilings with a model that costs nothing, and Dask's scaling: one run prints all.
 
     python bench/bench_scale.py                 # everything (about 3-4 minutes on an idle 2-core machine)
     python bench/bench_scale.py --only nli,pll  # nli | pll | dask
@@ -10,12 +10,12 @@ Every figure is a ratio against a baseline timed in the same process (one torch 
    sequence classifier over MiniLM's 30,522-entry vocabulary (``nli_common.free_model``), so what is timed is
    the pipeline: pairs, tokens, batches, reduction. Ours: the template probe's chunks as indices into sentence
    parts, each part tokenised once, pair ids assembled by a vectorised gather (``predict_parts``). Baseline:
-   the same probe through pair objects and the tokenizer on every pair (the path before issue 29: a source
-   without ``pair_parts``). Both scores must be bit-identical (checked on the baseline's pairs). Also: the
+   the same probe through pair objects and the tokenizer on every pair (the earlier path, which a source
+   without ``pair_parts`` still takes). Both scores must be bit-identical (checked on the baseline's pairs). Also: the
    model's forward passes alone on the same batches (what the pipeline cannot beat with this model).
 2. **PLL ceiling**: ``MaskedLMScorer.score_sentences`` (PLL, Salazar et al. 2020) of ``--sentences`` CrowS-Pairs
    sentences (Nangia et al. 2020) with the same 1-layer, 16-wide BERT as a masked LM. Baseline: four parts of the
-   path before issue 29 (one tokenizer call per sentence, each masked copy's row converted from Python and its
+   earlier path (one tokenizer call per sentence, each masked copy's row converted from Python and its
    sentence found again by ``torch.unique``, the vocabulary head without row tiles, with its maximum and ``exp`` out
    of place, and the garbage collector running); the rest of today's path is in both, so the ratio understates the
    change. Per-token log-probabilities: the largest difference. Also: the share of the exact vocabulary head (``log
@@ -146,7 +146,7 @@ def bench_pll(n_sentences: int) -> dict[str, Any]:
     ours_values = [s.log_probs for s in scorer.score_sentences(sentences)]
     from embias_widgets.models.language_models import masked_lm
 
-    # the path before issue 29: the head without row tiles and with exp out of place, one tokenizer call per
+    # the earlier path: the head without row tiles and with exp out of place, one tokenizer call per
     # sentence, every masked copy's row converted from Python, the garbage collector running
 
     batched, copies, paused = masked_lm.tokenize_many, CopyPlan.copies, MaskedLMScorer.score_sentences
@@ -192,7 +192,7 @@ def _largest_diff(ours: list[Any], base: list[Any]) -> float:
 
 
 def _previous_copies(plan: Any, torch: Any, batch: Any, device: Any) -> Any:
-    """A batch's copies as before issue 29: every row converted from Python, the distinct sentences found again
+    """A batch's copies by the earlier path: every row converted from Python, the distinct sentences found again
     by ``torch.unique`` (as the encoder loop did), the positions from Python (exact lengths: no mask)."""
     from embias_widgets.models.language_models.copy_plan import Copies
 
@@ -204,7 +204,7 @@ def _previous_copies(plan: Any, torch: Any, batch: Any, device: Any) -> Any:
 
 
 def _previous_target_log_probs(x: Any, weight: Any, bias: Any, targets: Any, *, block: int = 1024) -> Any:
-    """``vocab_blocks.target_log_probs`` as it was before issue 29 (``exp(z - max)`` into a new block)."""
+    """``vocab_blocks.target_log_probs`` by the earlier path (``exp(z - max)`` into a new block, not in place)."""
     import torch
 
     rows, vocab = x.shape[0], weight.shape[0]

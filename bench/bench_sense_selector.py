@@ -8,7 +8,7 @@ WordNet load (first call of ``load_wordnet()`` in this process), then per lemma 
 percentile and maximum of: the widget's lookup on first sight of a lemma (Sense objects built), the
 same lemma again (cached), and the baseline (nltk ``synsets`` -> lemma keys, lexnames, glosses,
 examples, every time). Also the lookups of misspelled lemmas, which compute close matches.
-The issue's target: every sense of a typed lemma listed under 100 ms after the WordNet load.
+The target: every sense of a typed lemma listed under 100 ms after the WordNet load.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bench: the sense-level view (issue 10).
+"""Bench: the sense-level view (sense selector, gloss sense vectors, LMMS sense files).
 
     python bench/bench_senses.py selector          # WordNet load, senses of a typed lemma
     python bench/bench_senses.py gloss             # gloss vectors for a 25+25+8+8 test, first vs cached, one edit
@@ -15,7 +15,7 @@ all-MiniLM-L6-v2 gloss vectors: first run (empty caches), a cached re-run, and o
 edited sense (to another sense of a lemma already seen, and to a sense of a new
 lemma) to the new d with a first p (``run(provisional=True)``, what the sense explorer
 draws first) and to the full p, with the default sampler and with ``sampler="keys"``
-(the default before issue 20); then the same through ``SenseWeatExplorer``.
+(the earlier default: random sort keys per split); then the same through ``SenseWeatExplorer``.
 
 lmms: a generated LMMS-shaped ``.npz`` (labels + float32 vectors, uncompressed as
 ``np.savez`` writes it) in a temporary directory; each way of reading 200 keys runs
@@ -135,7 +135,7 @@ def bench_gloss(threads: int | None) -> None:
         weat(*arrays, variant="max", rng=0, sampler=sampler)
         print(f"baseline: one plain weat() on 25+25+8+8 arrays, 100,000 sampled splits, sampler={sampler!r}: "
               f"{1e3 * (time.perf_counter() - t0):.0f} ms")
-    for sampler in ("auto", "keys"):  # the default, and the default before issue 20
+    for sampler in ("auto", "keys"):  # the default, and the earlier default (random sort keys)
         study.options["sampler"] = sampler
         name = "default sampler" if sampler == "auto" else f"sampler={sampler!r} (old default)"
         for label, key in edits:

@@ -8,8 +8,8 @@ one ``np.random.shuffle`` of an index array (the global RandomState) and one
 ``s_wAB_memo[Xi].sum()`` per sampled split, ``itertools.combinations`` when
 exact. Cases: 25+25, 350+350 and the uneven 20+700 targets with 100,000
 sampled splits (the default ``sampler="auto"``, the fastest exactly uniform
-sampler for the sizes, beside each named sampler: "keys", the default before
-issue 20, "bits" and "indices"), 8+8 exact (12,870 splits); then the
+sampler for the sizes, beside each named sampler: "keys", the earlier default
+(random sort keys per split), "bits" and "indices"), 8+8 exact (12,870 splits); then the
 kernel-side latency from one edited word to new d and p on GloVe 6B 50d (weat1
 sampled, weat6 exact). Times are medians of ``--repeat`` runs (wall clock and
 this process's CPU time; the machine may be shared, so the load average is

@@ -1,9 +1,9 @@
-"""The WEAT explorer's live edit with everything that says how far to trust d (issue 28, section 2): from one
+"""The WEAT explorer's live edit with everything that says how far to trust d: from one
 edited word (``editor.set_state`` as the front end sends it) to bars holding the new d, p, bootstrap interval,
 subset-stability verdict and every word's influence, at weat6's size on GloVe 6B 50d (the target: under
 300 ms). In the same process, the baseline: the same edit's d and p alone (``run(confidence_interval=False)``,
-what the explorer computed before issue 28), so the ratio is the cost of the trust view; and the parts
-(interval, ``influence()``, ``stability()``) each timed alone.
+all the explorer computed before it showed the interval, stability and influence), so the ratio is the cost of
+the trust view; and the parts (interval, ``influence()``, ``stability()``) each timed alone.
 
     python bench/bench_weat_live.py            # prints a table; --json for machine output
 
@@ -86,7 +86,7 @@ def main() -> None:
           f"(load average {out['load_average_1min']:.1f}):")
     print(f"  edit -> d, p, interval, stability, influence in the bars  {out['edit_to_trust_view_ms']:7.1f} ms "
           "(target < 300 ms)")
-    print(f"  edit -> d and p only (before issue 28), same process     {out['edit_to_d_and_p_only_ms']:7.1f} ms "
+    print(f"  edit -> d and p only (no trust view), same process       {out['edit_to_d_and_p_only_ms']:7.1f} ms "
           f"(ratio {out['ratio']:.1f}x)")
     print(f"  parts: interval (BCa) {out['interval_ms']:.1f} ms (percentile {out['percentile_interval_ms']:.1f} ms), "
           f"influence() {out['influence_ms']:.1f} ms, stability() {out['stability_ms']:.1f} ms")

@@ -1,7 +1,7 @@
 """What the NLI benches share: the probe and demo names, the models they time, the machine's load.
 
 ``bench_nli.py`` (speed, memory, and the Dask section), ``bench_nli_dask.py`` (Dask scaling) and
-``bench_scale.py`` (the pipeline's ceilings) import it; none of them imports another (issue 31, item 22).
+``bench_scale.py`` (the pipeline's ceilings) import it; none of them imports another, so each runs alone.
 Importing it puts the repository root and ``bench/`` on ``sys.path`` and sets ``HF_HUB_OFFLINE``.
 """
 

@@ -152,6 +152,7 @@ def test_errors_are_one_line_with_the_fix(tmp_path: Path, capsys: pytest.Capture
     code, _ = run(["pll", "--model", str(tiny_mlm_dir()), "--pairs", str(bad), "--no-progress"])
     assert code == 2
     assert "line 1 (header) lacks column(s)" in capsys.readouterr().err
+    (tmp_path / "pairs.xlsx").write_bytes(b"PK")  # a file there, of a format we cannot tell
     code, _ = run(["pll", "--model", str(tiny_mlm_dir()), "--pairs", str(tmp_path / "pairs.xlsx")])
     assert code == 2
     assert "name it with one of" in capsys.readouterr().err

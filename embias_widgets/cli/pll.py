@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from ..formatting import format_value
@@ -76,10 +77,14 @@ def _score_pairs(args: argparse.Namespace, out: Any) -> int:
     from ..analysis.likelihood.pair_input import is_pairs_json, read_pairs_json
     from ..metrics.score_intervals import check_level
     from ..stimuli.pairs import guess_format, read_pairs
+    from ..stimuli.pairs.download import is_url
     from ..stimuli.pairs.sample import resolve_pairs_source
 
     check_level(args.level)  # before any scoring
     args.pairs = resolve_pairs_source(args.pairs)  # "sample": the bundled pairs, offline
+    if not is_url(args.pairs) and not Path(args.pairs).expanduser().exists():  # missing, before its format
+        raise FileNotFoundError(f"no pairs file at {Path(args.pairs).expanduser()}: give the path of an existing "
+                                "file, a URL, or 'sample'")
     fmt = args.format_in or guess_format(args.pairs)
     if fmt == "pairs" or (fmt == "stereoset" and not args.format_in and is_pairs_json(args.pairs)):
         fmt, pairs = "pairs", read_pairs_json(args.pairs, limit=args.limit)  # the table's "Pairs JSON" export

@@ -17,6 +17,11 @@ class MissingSenseError(KeyError):
         return self.message
 
 
+class ModelFileError(ValueError):
+    """A model folder's file that cannot be read as it must be, e.g. a ``config.json`` that is not UTF-8 JSON
+    (the message names the file, the problem and the fix)."""
+
+
 class SenseFileError(ValueError):
     """A malformed sense-vector file (the message names the line)."""
 

@@ -433,6 +433,23 @@ def overlapping_text(page, selector: str) -> list[dict]:
     return page.evaluate(_OVERLAP_JS, selector)
 
 
+def _screenshot_whole(page, node, path: Path, most: int = 3000) -> None:
+    """A screenshot of ``node`` whole: a widget taller than JupyterLab's notebook area (up to ``most`` px) gets a
+    viewport that tall for the shot, as the notebook panel clips it and the shot would show the status bar and
+    the empty page below it instead; the viewport is given back afterwards."""
+    size = page.viewport_size
+    height = (node.bounding_box() or {}).get("height", 0)
+    grow = size is not None and size["height"] - 250 < height <= most
+    if grow:
+        page.set_viewport_size({"width": size["width"], "height": int(height) + 300})
+        next_frames(page)
+    node.scroll_into_view_if_needed()
+    node.screenshot(path=str(path))
+    if grow:
+        page.set_viewport_size(size)
+        next_frames(page)
+
+
 def screenshot_widgets(page, selector: str, stem: str, theme: str) -> None:
     """Save a screenshot of each widget matching ``selector`` under test-results/; with
     ``EMBIAS_UPDATE_SCREENSHOTS=1`` also under docs/_static/screenshots/ for the documentation site (committed,
@@ -440,8 +457,7 @@ def screenshot_widgets(page, selector: str, stem: str, theme: str) -> None:
     RESULTS.mkdir(exist_ok=True)
     update_docs = os.environ.get("EMBIAS_UPDATE_SCREENSHOTS") == "1"
     for i, node in enumerate(page.locator(selector).all()):
-        node.scroll_into_view_if_needed()
-        node.screenshot(path=str(RESULTS / f"{stem}-{i}-{theme}.png"))
+        _screenshot_whole(page, node, RESULTS / f"{stem}-{i}-{theme}.png")
         if update_docs:
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(RESULTS / f"{stem}-{i}-{theme}.png", SCREENSHOTS / f"{stem}-{i}-{theme}.png")

@@ -11,7 +11,6 @@ printed before a run starts for the methods that apply (:meth:`.runner.Report.de
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import tempfile
@@ -21,6 +20,7 @@ from typing import Any
 
 from ...metrics.score_intervals import DEFAULT_LEVEL
 from ...models.errors import ModelNotFoundError
+from ...models.json_files import read_json_file
 from ...models.names import check_name
 from ...models.registry import BUILTIN_MODELS, registered_kind
 from ...stimuli.pairs import is_url
@@ -135,10 +135,15 @@ class SectionSpec:
 
 def _config_kind(config_path: Path, name: str) -> str:
     try:
-        config = json.loads(config_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
+        config = read_json_file(config_path)
+    except ValueError as err:  # names the file, the encoding or JSON problem with line and column, and the fix
+        raise ReportInputError(f"model {name!r}: {err}") from None
+    except OSError as err:
         raise ReportInputError(f"model {name!r}: its config.json cannot be read ({err}); give a model directory "
-                               "with a valid config.json") from None
+                               "with a readable config.json") from None
+    if not isinstance(config, dict):
+        raise ReportInputError(f"model {name!r}: {config_path} holds no JSON object of settings; save the model "
+                               "again with save_pretrained(...)")
     architectures = config.get("architectures") or []
     for suffix, kind in _ARCHITECTURE_KINDS:
         if any(str(a).endswith(suffix) for a in architectures):

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ModelNotFoundError, NliLabelError
+from ..json_files import check_model_json
 from ..language_models.batching import pack_by_length, pack_lengths
 from ..runtime import check_device, check_dtype, default_device, inference, input_length, place_model, precision_note
 from ..runtime import token_budget as token_budget_for
@@ -176,6 +177,7 @@ class CrossEncoderNli:
         """Load model and tokenizer by hub name or local path; errors name what is wrong."""
         import transformers
 
+        check_model_json(name_or_path)  # a local config.json that is not UTF-8 JSON, named with line and column
         try:
             config = transformers.AutoConfig.from_pretrained(name_or_path)
         except (OSError, ValueError) as err:

@@ -22,6 +22,7 @@ from typing import Any
 
 from ... import EmbiasWarning
 from ..errors import ModelNotFoundError
+from ..json_files import check_model_json
 
 TOKENIZER_FILES = (
     "tokenizer.json", "tokenizer_config.json", "vocab.txt", "vocab.json", "spiece.model",
@@ -52,6 +53,7 @@ def check_model_dir(name_or_path: str | Path, *, what: str = "model") -> Path | 
             f"{path} has no tokenizer files ({', '.join(TOKENIZER_FILES[:4])}, ...): save the tokenizer there "
             "too with tokenizer.save_pretrained(...)"
         )
+    check_model_json(path)
     return path
 
 

@@ -12,13 +12,13 @@ cached).
 
 from __future__ import annotations
 
-import json
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ... import EmbiasWarning
+from ..json_files import read_json_file
 from .pooling import SENTENCE_TRANSFORMERS_POOLINGS
 
 MODULES_FILE = "modules.json"
@@ -112,14 +112,14 @@ def _read_json(name_or_path: str | Path, filename: str) -> Any:
     path = Path(name_or_path).expanduser()
     if path.is_dir():
         file = path / filename
-        return json.loads(file.read_text(encoding="utf-8")) if file.is_file() else None
+        return read_json_file(file) if file.is_file() else None
     try:
         from huggingface_hub import hf_hub_download
 
         cached = hf_hub_download(str(name_or_path), filename)
     except Exception:  # not on the hub, not cached while offline, no such file: a plain transformers model
         return None
-    return json.loads(Path(cached).read_text(encoding="utf-8"))
+    return read_json_file(cached)
 
 
 def configured_options(config: PoolingConfig | None, options: dict[str, Any], name: str) -> dict[str, Any]:

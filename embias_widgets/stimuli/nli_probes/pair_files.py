@@ -60,11 +60,14 @@ class CsvPairs(PairSource):
     """
 
     def __init__(self, path: str | Path, *, stride: int = 4096) -> None:
+        if isinstance(path, str) and "://" in path:  # Path() would fold the URL's "//" into a missing file
+            raise ValueError(f"NLI pairs are read from a local file, not a URL ({path}): download the CSV and give "
+                             "its path")
         self.path = Path(path).expanduser()
         self.name = self.path.name
         self.stride = int(stride)
         if not self.path.is_file():
-            raise FileNotFoundError(f"pairs file {str(self.path)!r} does not exist")
+            raise FileNotFoundError(f"no NLI pairs file at {self.path}: give the path of an existing CSV file")
         offsets: list[int] = []
         lines: list[int] = []
         with open(self.path, "rb") as handle:

@@ -17,6 +17,7 @@ __all__ = [
     "cache_path",
     "check_url",
     "default_cache_dir",
+    "download_failure",
     "fetch",
     "is_url",
     "local_path",
@@ -98,13 +99,26 @@ def fetch(
                     tmp.write(chunk)
         Path(tmp.name).replace(target)
     except (urllib.error.URLError, OSError) as err:
-        raise ConnectionError(
-            f"could not download {url} ({err}); download it yourself and pass the file's path"
-        ) from err
+        raise ConnectionError(download_failure(url, err)) from err
     finally:
         if tmp is not None and Path(tmp.name).exists():
             Path(tmp.name).unlink()
     return target
+
+
+def download_failure(url: str, err: BaseException) -> str:
+    """What went wrong downloading ``url`` and what to do: an HTTP error names the status (check the URL); no
+    answer at all (refused, unknown host, timed out) asks whether this machine is offline."""
+    if isinstance(err, urllib.error.HTTPError):
+        return (f"could not download {url}: the server answered HTTP {err.code} ({err.reason}); check the URL, or "
+                "download it yourself and pass the file's path")
+    reason = getattr(err, "reason", None) or err
+    if isinstance(reason, OSError) and reason.strerror:
+        reason = reason.strerror
+    return (f"could not download {url}: no answer from {urllib.parse.urlparse(url).netloc} ({reason}); is this "
+            "machine offline? Check the connection and the URL, or download it yourself where there is a "
+            "connection and pass the file's path (CrowS-Pairs, StereoSet: `embias data fetch` there, then copy "
+            "its data folder here)")
 
 
 def local_path(source: str | Path, cache_dir: str | Path | None) -> Path:
