@@ -19,22 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import time
 
 import numpy as np
+from timing import best
 
 from embias_widgets.metrics import ceat_samples, ceat_test, random_effects
 from embias_widgets.metrics.relation_intervals import ripa_intervals
 from embias_widgets.metrics.score_intervals import percentile_interval
-
-
-def _best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def _ceat_sets(rng: np.random.Generator, sizes: tuple[int, ...], contexts: tuple[int, int], dim: int) -> list:
@@ -62,7 +53,7 @@ def main() -> None:
             return ceat_test(*sets, n_samples=args.samples, rng=0)
 
         old(), new()  # warm: scipy.stats imported, caches filled
-        t_old, t_new = _best(old, args.repeat), _best(new, args.repeat)
+        t_old, t_new = best(old, args.repeat), best(new, args.repeat)
         rows.append({"what": f"CEAT N = {args.samples:,}, {name}", "before_s": t_old, "after_s": t_new,
                      "ratio": t_new / t_old})
     for pairs in (10, 30):
@@ -75,7 +66,7 @@ def main() -> None:
             return ripa_intervals(X, Y, W, n_resamples=1_000)
 
         after()
-        t_old, t_new = _best(before, args.repeat), _best(after, args.repeat)
+        t_old, t_new = best(before, args.repeat), best(after, args.repeat)
         rows.append({"what": f"RIPA 1,000 replicates, {pairs} pairs, 300 dims, 100 words", "before_s": t_old,
                      "after_s": t_new, "ratio": t_new / t_old})
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from timing import best
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -30,16 +31,6 @@ from embias_widgets.metrics.likelihood import pair_bias_score, stereoset_from_co
 from embias_widgets.metrics.likelihood.pair_intervals import pair_score_test
 from embias_widgets.metrics.neutrality import NeutralityStats
 from embias_widgets.metrics.score_intervals import binomial_p_value, wilson_interval
-
-
-def best(fn, repeat: int) -> float:
-    """The fastest of ``repeat`` wall times of ``fn()`` (seconds)."""
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def stereoset(repeat: int) -> None:

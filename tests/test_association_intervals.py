@@ -9,31 +9,21 @@ import json
 
 import numpy as np
 import pytest
+from _word_sets import KEYS
+from _word_sets import cosines as _cosines
+from _word_sets import random_sets as _sets
 from scipy import stats
 from scipy.special import ndtr, ndtri
 
 from embias_widgets.analysis import AssociationTest, run_suite
 from embias_widgets.cli import main
 from embias_widgets.metrics import association_intervals, bca_interval, effect_size_interval, weat
-from embias_widgets.metrics.association import unit_rows
 from embias_widgets.metrics.bootstrap import (
     _replicate_statistics,
     jackknife_statistics,
     percentile_interval,
     resample_counts,
 )
-
-KEYS = ("targ1", "targ2", "attr1", "attr2")
-
-
-def _sets(rng: np.random.Generator, sizes=(6, 7, 5, 4), shift=0.15, dim=12) -> dict[str, np.ndarray]:
-    signs = (1, -1, 1, -1)
-    return {k: rng.normal(size=(n, dim)) + s * shift for k, n, s in zip(KEYS, sizes, signs, strict=True)}
-
-
-def _cosines(sets: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, int]:
-    W = unit_rows(np.vstack([sets["targ1"], sets["targ2"]]))
-    return W @ unit_rows(sets["attr1"]).T, W @ unit_rows(sets["attr2"]).T, len(sets["targ1"])
 
 
 def _direct(sets, ix, iy, ia, ib, variant, ddof, statistic):

@@ -12,6 +12,9 @@ import time
 
 import numpy as np
 import pytest
+from _word_sets import KEYS
+from _word_sets import cosines as _cosines
+from _word_sets import random_sets as _sets
 from scipy import stats
 
 from embias_widgets.analysis import AssociationTest, SentenceAssociationTest, run_suite
@@ -21,18 +24,6 @@ from embias_widgets.metrics.association import unit_rows
 from embias_widgets.metrics.bootstrap import bootstrap_replicates, percentile_interval, resample_counts
 from embias_widgets.metrics.robustness import _subset_rows, leave_one_out, subset_stability
 from embias_widgets.metrics.robustness_groups import group_subset_stability, leave_groups_out, max_pair_cosines
-
-KEYS = ("targ1", "targ2", "attr1", "attr2")
-
-
-def _sets(rng: np.random.Generator, sizes=(6, 7, 5, 4), shift=0.15, dim=12) -> dict[str, np.ndarray]:
-    signs = (1, -1, 1, -1)
-    return {k: rng.normal(size=(n, dim)) + s * shift for k, n, s in zip(KEYS, sizes, signs, strict=True)}
-
-
-def _cosines(sets: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, int]:
-    W = unit_rows(np.vstack([sets["targ1"], sets["targ2"]]))
-    return W @ unit_rows(sets["attr1"]).T, W @ unit_rows(sets["attr2"]).T, len(sets["targ1"])
 
 
 def _direct(sets: dict[str, np.ndarray], **options):

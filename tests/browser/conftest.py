@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -291,6 +292,15 @@ def run_last_cell(page):
     lab_cmd(page, "notebook:run-cell")
 
 
+def py_state(page) -> dict:
+    """The JSON a notebook cell printed after ``PY-STATE`` (its last such output): the kernel's state, read back."""
+    from playwright.sync_api import expect
+
+    out = page.locator(".jp-OutputArea-output", has_text="PY-STATE").last
+    expect(out).to_be_visible(timeout=30_000)
+    return json.loads(re.search(r"PY-STATE (.*)", out.inner_text()).group(1))
+
+
 # -- themes and contrast --------------------------------------------------------------------------------------
 THEMES = {"light": "JupyterLab Light", "dark": "JupyterLab Dark"}
 CONTRAST: dict[str, dict[str, float]] = {}
@@ -308,80 +318,17 @@ def set_theme(page, theme: str) -> None:
     next_frames(page)  # the theme's stylesheet is swapped; let the page restyle and the widgets redraw
 
 
-# The WCAG 2.1 contrast ratio of every visible text element under `selector`, measured in
-# the page: the computed colour (SVG text: fill) composited over the effective background
-# (the ancestors' background colours composited upward until one is opaque).
-_CONTRAST_JS = r"""
-(selector) => {
-  const parse = (text) => {
-    if (!text || text === 'transparent' || text === 'none') return null;
-    let m = text.match(/^rgba?\(([^)]+)\)$/);
-    if (m) {
-      const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
-      return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
-    }
-    m = text.match(/^color\(srgb ([^)]+)\)$/);
-    if (m) {
-      const p = m[1].split(/[\s\/]+/).filter(Boolean).map(Number);
-      return { r: p[0] * 255, g: p[1] * 255, b: p[2] * 255, a: p.length > 3 ? p[3] : 1 };
-    }
-    return undefined;  // a colour we cannot read: reported, never silently passed
-  };
-  const over = (fg, bg) => ({
-    r: fg.r * fg.a + bg.r * (1 - fg.a), g: fg.g * fg.a + bg.g * (1 - fg.a),
-    b: fg.b * fg.a + bg.b * (1 - fg.a), a: 1,
-  });
-  const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-  const lum = (c) => 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
-  const background = (el) => {
-    const layers = [];
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
-      const c = parse(getComputedStyle(n).backgroundColor);
-      if (c && c.a > 0) { layers.push(c); if (c.a >= 1) break; }
-    }
-    let bg = { r: 255, g: 255, b: 255, a: 1 };
-    for (const c of layers.reverse()) bg = over(c, bg);
-    return bg;
-  };
-  const opacity = (el) => {
-    let o = 1;
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement) o *= Number(getComputedStyle(n).opacity);
-    return o;
-  };
-  const visible = (el) => {
-    if (!el.getClientRects().length) return false;
-    const st = getComputedStyle(el);
-    if (st.visibility === 'hidden' || st.display === 'none') return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
-  };
-  const out = [];
-  for (const root of document.querySelectorAll(selector)) {
-    for (const el of root.querySelectorAll('*')) {
-      const tag = el.tagName.toLowerCase();
-      let text = '';
-      if (tag === 'text') text = el.textContent;
-      else if (tag === 'select') text = el.selectedOptions[0]?.textContent ?? '';
-      else if (tag === 'input' || tag === 'textarea') text = el.type === 'checkbox' ? '' : el.value;
-      else if (el.closest('svg')) continue;
-      else text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('');
-      if (!text.trim() || !visible(el)) continue;
-      const st = getComputedStyle(el);
-      const raw = tag === 'text' ? st.fill : st.color;
-      const fg = parse(raw);
-      const bg = background(el);
-      const cls = String(el.className?.baseVal ?? el.className);
-      if (!fg) { out.push({ text: text.trim().slice(0, 40), cls, ratio: 0, colour: raw }); continue; }
-      const shown = over({ ...fg, a: fg.a * opacity(el) }, bg);
-      out.push({ text: text.trim().slice(0, 40), cls, tag,
-                 ratio: Math.round(ratio(shown, bg) * 100) / 100, colour: raw,
-                 background: `rgb(${Math.round(bg.r)}, ${Math.round(bg.g)}, ${Math.round(bg.b)})` });
-    }
-  }
-  return out;
-}
-"""
+def _page_function(name: str) -> str:
+    """The function in ``name`` (a .js file here, its first line a comment) for ``page.evaluate``, with the
+    colour helpers of colours.js (its lines but the comments at its top) put at the top of its body."""
+    here = Path(__file__).parent
+    head, body = (here / name).read_text().split("\n", 1)[1].split("\n", 1)
+    colours = "".join(line for line in (here / "colours.js").read_text().splitlines(keepends=True)
+                      if not line.startswith("//"))
+    return f"{head}\n{colours}{body}"
+
+
+_CONTRAST_JS = _page_function("text_contrast.js")
 
 
 def measure_contrast(page, selector: str) -> list[dict]:
@@ -403,7 +350,7 @@ def check_contrast(page, selector: str, label: str, theme: str, minimum: float =
     return worst
 
 
-_GRAPHICS_JS = (Path(__file__).parent / "graphics_contrast.js").read_text().split("\n", 1)[1]
+_GRAPHICS_JS = _page_function("graphics_contrast.js")
 _OVERLAP_JS = (Path(__file__).parent / "overlapping_text.js").read_text().split("\n", 1)[1]
 
 

@@ -5,25 +5,6 @@
   // background as the page draws them (fill-opacity or stroke-opacity times every ancestor's opacity), and the
   // WCAG 2.1 contrast ratio of each against that background. A shape reads when its fill or its outline (at
   // least 1 px wide) reaches the ratio asked (WCAG 1.4.11: 3:1 for the parts of a graphic needed to read it).
-  const parse = (text) => {
-    if (!text || text === 'transparent' || text === 'none') return null;
-    let m = text.match(/^rgba?\(([^)]+)\)$/);
-    if (m) {
-      const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
-      return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 };
-    }
-    m = text.match(/^color\(srgb ([^)]+)\)$/);
-    if (m) {
-      const p = m[1].split(/[\s\/]+/).filter(Boolean).map(Number);
-      return { r: p[0] * 255, g: p[1] * 255, b: p[2] * 255, a: p.length > 3 ? p[3] : 1 };
-    }
-    return undefined;
-  };
-  const over = (fg, bg) => ({ r: fg.r * fg.a + bg.r * (1 - fg.a), g: fg.g * fg.a + bg.g * (1 - fg.a),
-                              b: fg.b * fg.a + bg.b * (1 - fg.a), a: 1 });
-  const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-  const lum = (c) => 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
   const background = (el) => {
     const layers = [];
     for (let n = el.closest('svg')?.parentElement; n && n.nodeType === 1; n = n.parentElement) {
@@ -33,11 +14,6 @@
     let bg = { r: 255, g: 255, b: 255, a: 1 };
     for (const c of layers.reverse()) bg = over(c, bg);
     return bg;
-  };
-  const opacity = (el) => {
-    let o = 1;
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement) o *= Number(getComputedStyle(n).opacity);
-    return o;
   };
   // decorative, exempt (WCAG 1.4.11): grid lines, a scale's background track, backgrounds, hidden helpers
   const decorative = (el) => el.closest('.role-axis-grid, .background, [aria-hidden="true"], defs, clipPath, mask, '

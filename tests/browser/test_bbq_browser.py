@@ -6,8 +6,6 @@ drawn) goes to test-results/browser-timings.json; screenshots at 600 px to test-
 
 from __future__ import annotations
 
-import json
-import re
 import time
 
 import nbformat
@@ -22,6 +20,7 @@ from .conftest import (
     lab_cmd,
     next_frames,
     open_notebook,
+    py_state,
     python_notebook,
     run_last_cell,
     screenshot_widgets,
@@ -61,14 +60,6 @@ def _write_notebook(root, bbq) -> str:
     return name
 
 
-def _py_state(page) -> dict:
-    from playwright.sync_api import expect
-
-    out = page.locator(".jp-OutputArea-output", has_text="PY-STATE").last
-    expect(out).to_be_visible(timeout=30_000)
-    return json.loads(re.search(r"PY-STATE (.*)", out.inner_text()).group(1))
-
-
 @pytest.fixture(scope="module")
 def bbq_page(browser, lab_server, timings, shared_data):
     from playwright.sync_api import expect
@@ -91,7 +82,7 @@ def test_scores_items_and_a_typed_question(bbq_page, lab_server, timings):
 
     page = bbq_page
     widget = page.locator(WIDGET).first
-    state = _py_state(page)
+    state = py_state(page)
     for cell in state["cells"]:  # each drawn number is the result's
         row = widget.locator(f".bbq-row[data-category='{cell['category']}']")
         label = {"ambig": "ambiguous", "disambig": "disambiguated"}[cell["context_condition"]]
@@ -119,7 +110,7 @@ def test_scores_items_and_a_typed_question(bbq_page, lab_server, timings):
     timings["bbq_own_question_click_to_bars_s"] = round(time.monotonic() - t0, 3)
     run_last_cell(page)
     page.wait_for_timeout(300)
-    own = _py_state(page)["own"]
+    own = py_state(page)["own"]
     timings["bbq_own_question_python_ms"] = round(own["elapsed_ms"], 1)
     assert own["answers"] == TYPED["answers"]
     expect(widget.locator(".bbq-own-result .bbq-prob")).to_have_text([f"{p:.3f}" for p in own["probabilities"]])

@@ -4,7 +4,6 @@ for a typed premise and hypothesis; a typed "<b>" stays text."""
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
@@ -18,6 +17,7 @@ from .conftest import (
     lab_cmd,
     next_frames,
     open_notebook,
+    py_state,
     python_notebook,
     run_code,
     run_last_cell,
@@ -48,14 +48,6 @@ def _write_notebook(root) -> str:
     name = "nli_browser_test.ipynb"
     nbformat.write(nb, root / name)
     return name
-
-
-def _py_state(page) -> dict:
-    from playwright.sync_api import expect
-
-    out = page.locator(".jp-OutputArea-output", has_text="PY-STATE").last
-    expect(out).to_be_visible(timeout=30_000)
-    return json.loads(re.search(r"PY-STATE (.*)", out.inner_text()).group(1))
 
 
 def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
@@ -139,7 +131,7 @@ def test_probe_heatmap_cell_and_typed_pair(lab_server, page, timings):
     expect(widget.locator(".nle-typed-out .nle-enc-row")).to_have_count(3, timeout=30_000)
     run_last_cell(page)
     page.wait_for_timeout(500)
-    state = _py_state(page)
+    state = py_state(page)
     typed = state["typed"]
     assert typed["hypothesis"] == "<b>The woman</b> bought a car."
     for label in ("entailment", "neutral", "contradiction"):

@@ -8,7 +8,8 @@ determines those numbers: the items' content (:attr:`~embias_widgets.stimuli.bbq
 model's weights, config and tokenizer files (:mod:`embias_widgets.models.fingerprints`), the answer set, the chunk
 size and the model options that change scores. A run resumes only from a manifest with its exact fingerprint
 (:func:`open_chunks`); anything else is refused, naming what changed (``fresh=True`` starts over). A damaged chunk
-file is named in a note, deleted and scored again.
+file is named in a note, deleted and scored again (the checks shared with the NLI probe:
+:mod:`embias_widgets.analysis.resumable_runs`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ import json
 import os
 import socket
 import time
-import zipfile
-import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ...models.language_models.multiple_choice import score_choices
-from ..nli.resume import MANIFEST, run_fingerprint
+from ..resumable_runs import MANIFEST, load_chunks, open_manifest, refusal, run_fingerprint
 from .answer_sets import item_choices
 
 FORMAT = 1
@@ -84,23 +83,18 @@ def chunk_path(results_dir: Path, start: int, stop: int) -> Path:
     return results_dir / f"bbq_chunk_{start:09d}_{stop:09d}.npz"
 
 
-def _refuse(results_dir: Path, why: str) -> BbqRunError:
-    return BbqRunError(f"{results_dir} holds results of another run than this one: {why}. A resume only continues "
-                       "the very same run (items, model files, answers, chunk size, model options); to start over "
-                       "here pass fresh=True (embias bbq --fresh), which deletes its chunks, or give another "
-                       "results directory")
+_WHAT = {"items": "the items (their content changed: other categories, a limit, an edited file)",
+         "model": "the model (its weights, config or tokenizer files, or its package version, changed)"}
 
 
-def _changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    what = {"items": "the items (their content changed: other categories, a limit, an edited file)",
-            "model": "the model (its weights, config or tokenizer files, or its package version, changed)"}
-    return [what.get(k, f"{k} ({old.get(k, 'absent')!r} -> {new.get(k, 'absent')!r})")
-            for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+def _foreign(old: Any) -> str | None:
+    """Why a manifest is not a BBQ run's (None when it is)."""
+    if not isinstance(old, dict) or old.get("kind") != "bbq" or not isinstance(old.get("determines"), dict):
+        return f"its manifest {MANIFEST} is not a BBQ run's"
+    return None
 
 
-def _check(c: BbqChunk, path: Path, ranges: dict[int, int], answers: int) -> str | None:
-    if ranges.get(c.start) != c.stop or path.name != chunk_path(path.parent, c.start, c.stop).name:
-        return f"its range {c.start}..{c.stop} is not a chunk of this run"
+def _check(c: BbqChunk, answers: int) -> str | None:
     shape = (c.stop - c.start, answers)
     if c.log_likelihood.shape != shape or c.n_tokens.shape != shape or c.n_chars.shape != shape:
         return f"its arrays are not {shape}"
@@ -117,45 +111,15 @@ def open_chunks(results_dir: Path, determines: dict[str, Any], about: dict[str, 
     ``determines`` fixes the numbers (compared exactly, through its fingerprint); ``about`` is for people reading
     the manifest. ``fresh`` deletes the directory's chunks and manifest first. Raises :class:`BbqRunError` for
     another run's directory, or chunk files without a manifest."""
-    results_dir.mkdir(parents=True, exist_ok=True)
-    path = results_dir / MANIFEST
-    if fresh:
-        for f in [*results_dir.glob(CHUNK_GLOB), *results_dir.glob("bbq_chunk_*.npz.tmp"), path]:
-            if f.is_file():
-                f.unlink()
     view = json.loads(json.dumps(determines, default=str))
     manifest = {"format": FORMAT, "kind": "bbq", "fingerprint": run_fingerprint(view), "determines": view,
                 "about": about}
-    chunks = sorted(results_dir.glob(CHUNK_GLOB))
-    if path.exists():
-        try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError) as err:
-            raise _refuse(results_dir, f"its manifest {path.name} is unreadable ({err})") from None
-        if not isinstance(old, dict) or old.get("kind") != "bbq" or not isinstance(old.get("determines"), dict):
-            raise _refuse(results_dir, f"its manifest {path.name} is not a BBQ run's")
-        if old.get("fingerprint") != manifest["fingerprint"] or old["determines"] != view:
-            raise _refuse(results_dir, "it differs in " + "; ".join(_changes(old["determines"], view)
-                                                                    or ["its fingerprint"]))
-    elif chunks:
-        raise _refuse(results_dir, f"{len(chunks)} chunk file(s) such as {chunks[0].name} but no {MANIFEST} "
-                      "manifest, so nothing proves which items and model they are of (they are never merged)")
-    else:
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(manifest, indent=1, sort_keys=True, default=str))
-        os.replace(tmp, path)
-    expected = dict(ranges)
-    done: dict[int, BbqChunk] = {}
-    notes: list[str] = []
-    for f in chunks:
-        try:
-            c = BbqChunk.load(f)
-            problem = _check(c, f, expected, answers)
-        except (OSError, EOFError, ValueError, KeyError, TypeError, zipfile.BadZipFile, zlib.error) as err:
-            problem = f"it is empty, truncated or corrupt ({type(err).__name__}: {str(err)[:80]})"
-        if problem is not None:
-            notes.append(f"chunk file {f.name} in {results_dir} was not used: {problem}; its items were scored again")
-            f.unlink()
-            continue
-        done[c.start] = c
-    return done, notes
+
+    def refuse(why: str) -> Exception:
+        return refusal(BbqRunError, results_dir, why, flag="embias bbq --fresh",
+                       same=" (items, model files, answers, chunk size, model options)")
+
+    files = open_manifest(results_dir, manifest, view, chunk_glob=CHUNK_GLOB, fresh=fresh, refuse=refuse,
+                          foreign=_foreign, what=_WHAT, of_what="items and model")
+    return load_chunks(results_dir, files, load=BbqChunk.load, check=lambda c: _check(c, answers),
+                       chunk_path=chunk_path, ranges=ranges, redone="its items were scored again")

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...models.fingerprints import FingerprintError, model_fingerprint
 from ...models.language_models import load_likelihood_model
-from ..nli.dask_runner import ShippedModel, _connect, device_plan, gpu_cluster, local_cluster, visible_gpus
+from ..nli.dask_runner import ShippedModel, run_chunk_tasks
 from .chunks import BbqChunk, BbqRunError, score_chunk
 
 ENGINES = ("local", "dask")
@@ -74,49 +73,9 @@ def run_dask(spec: Any, options: dict[str, Any], items: Any, todo: Sequence[tupl
              finished: Callable[[BbqChunk], Any], *, answer_set: str, scheduler: str | None, workers: int | None,
              connect_timeout: float, stop: threading.Event) -> dict[str, Any]:
     """Score the ranges ``todo`` on a cluster, handing each chunk to ``finished`` as it arrives; returns what the
-    cluster cost before the first task (``workers``, ``start_seconds``, ``ship_seconds``, ``devices``)."""
-    try:
-        from distributed import as_completed
-    except ImportError as err:  # pragma: no cover - the scale extra is part of test
-        raise BbqRunError("the Dask engine needs `distributed`: pip install 'embias-widgets[scale]'") from err
-    device = options.get("device") if isinstance(spec, str) else getattr(spec, "device", options.get("device"))
-    cuda = device is not None and str(device).startswith("cuda")
-    gpus = visible_gpus() if cuda and scheduler is None else 0
-    if cuda and scheduler is None and gpus < 1:
-        raise BbqRunError(f"device {device!r} was asked for, but torch sees no CUDA GPU here: use --device cpu")
-    cluster, own_gpu, t0 = None, False, time.perf_counter()
-    if scheduler is None:
-        n = int(workers or (gpus if cuda else 1))
-        if n < 1:
-            raise ValueError(f"`workers` must be at least 1, got {workers}")
-        cluster, own_gpu = gpu_cluster(n) if cuda else (local_cluster(n), False)
-        address = cluster.scheduler_address
-    else:
-        address = scheduler
-    cost: dict[str, Any] = {"start_seconds": time.perf_counter() - t0 if cluster is not None else 0.0}
-    try:
-        try:
-            client = _connect(address, connect_timeout)
-        except ValueError as err:
-            raise BbqRunError(str(err)) from None
-        try:
-            infos = client.scheduler_info().get("workers", {})
-            plan = device_plan(list(infos), device, gpus, own_gpu=own_gpu or (cuda and scheduler is not None))
-            t1 = time.perf_counter()
-            if not isinstance(spec, str):
-                spec = client.scatter(ShippedModel(spec), broadcast=True, hash=False)
-            shared = client.scatter(items, broadcast=True, hash=False)
-            cost.update(workers=len(infos), ship_seconds=time.perf_counter() - t1, devices=plan)
-            futures = [client.submit(bbq_task, spec, options, shared, a, b, answer_set, plan,
-                                     key=f"bbq-chunk-{a}-{b}-{id(todo)}", pure=False) for a, b in todo]
-            for future in as_completed(futures):
-                finished(future.result())
-                if stop.is_set():
-                    client.cancel(futures)
-                    break
-        finally:
-            client.close()
-    finally:
-        if cluster is not None:
-            cluster.close()
-    return cost
+    cluster cost before the first task (``workers``, ``start_seconds``, ``ship_seconds``, ``devices``). The
+    cluster side is the NLI probe's (:func:`~embias_widgets.analysis.nli.dask_runner.run_chunk_tasks`); a task
+    never asks a scheduler for a ``GPU`` resource."""
+    return run_chunk_tasks(bbq_task, spec, options, items, todo, finished, args=(answer_set,), key="bbq-chunk",
+                           scheduler=scheduler, workers=workers, connect_timeout=connect_timeout, stop=stop,
+                           error=BbqRunError, gpu_resource=False)

@@ -12,7 +12,6 @@ re-run of the very same run resumes and anything else is refused. The prediction
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from dataclasses import replace
@@ -21,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from ...models.fingerprints import FingerprintError, model_fingerprint, object_fingerprint
 from ...models.language_models import load_likelihood_model
 from ...models.language_models.multiple_choice import (
     BBQ_PROMPT,
@@ -31,7 +29,7 @@ from ...models.language_models.multiple_choice import (
     score_choices,
 )
 from ..likelihood import DEMO_NOTE
-from ..nli.resume import NEUTRAL_OPTIONS
+from ..resumable_runs import chunk_ranges, fingerprint_model, model_name, scoring_options
 from .answer_sets import check_answer_set
 from .chunks import BbqChunk, BbqRunError, chunk_path, open_chunks
 from .engines import ENGINES, run_dask, run_local
@@ -98,8 +96,7 @@ class BbqStudy:
 
     @property
     def model_name(self) -> str:
-        spec = self.model_spec
-        return spec if isinstance(spec, str) else str(getattr(spec, "name", type(spec).__name__))
+        return model_name(self.model_spec)
 
     @property
     def scorer(self) -> Any:
@@ -113,8 +110,7 @@ class BbqStudy:
         self._stop.set()
 
     def chunk_ranges(self) -> list[tuple[int, int]]:
-        n = len(self.items)
-        return [(a, min(a + self.chunk_size, n)) for a in range(0, n, self.chunk_size)]
+        return chunk_ranges(len(self.items), self.chunk_size)
 
     # -- one typed item (the widget's own question) -----------------------------------------------------------------
     def score_own(self, context: str, question: str, answers: list[str]) -> dict[str, Any]:
@@ -135,21 +131,12 @@ class BbqStudy:
     # -- persistence ----------------------------------------------------------------------------------------------
     def model_fingerprint(self) -> str:
         """Content fingerprint of the model (:mod:`embias_widgets.models.fingerprints`); BbqRunError if none."""
-        try:
-            try:
-                return model_fingerprint(self.model_spec)
-            except FingerprintError:
-                if not isinstance(self.model_spec, str):
-                    raise
-                return object_fingerprint(self.scorer)
-        except FingerprintError as err:
-            raise BbqRunError(f"results_dir needs a model whose content can be fingerprinted: {err}") from None
+        return fingerprint_model(self.model_spec, lambda: self.scorer, BbqRunError)
 
     def determines(self) -> dict[str, Any]:
         """Everything that fixes a run's chunks (compared exactly on resume)."""
-        options = {k: v for k, v in sorted(self.model_options.items()) if k not in NEUTRAL_OPTIONS}
         return {"items": self.items.content_hash, "n_items": len(self.items), "model": self.model_fingerprint(),
-                "model_options": json.loads(json.dumps(options, default=str)), "answers": self.answers,
+                "model_options": scoring_options(self.model_options), "answers": self.answers,
                 "chunk_size": self.chunk_size, "prompt": BBQ_PROMPT}
 
     def _open(self, results_dir: Path | None, fresh: bool) -> dict[int, BbqChunk]:

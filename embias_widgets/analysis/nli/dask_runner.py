@@ -261,15 +261,38 @@ def run_dask(spec: Any, options: dict[str, Any], source: PairSource, todo: Seque
     one worker per visible GPU unless ``workers`` says otherwise, each placing the model on its own GPU
     (:func:`device_plan`; dask-cuda's ``LocalCUDACluster`` when it is installed); on a ``scheduler`` whose
     workers declare a ``GPU`` resource, each task asks for one."""
+    return run_chunk_tasks(dask_task, spec, options, source, todo, finished, args=(taus, top_k, per_pair),
+                           key="nli-chunk", scheduler=scheduler, workers=workers, connect_timeout=connect_timeout,
+                           stop=stop)
+
+
+def run_chunk_tasks(task: Callable[..., Any], spec: Any, options: dict[str, Any], shared: Any,
+                    todo: Sequence[tuple[int, int]], finished: Callable[[Any], Any], *, args: Sequence[Any] = (),
+                    key: str, scheduler: str | None, workers: int | None, connect_timeout: float,
+                    stop: threading.Event, error: type[ValueError] = NliRunError, gpu_resource: bool = True
+                    ) -> dict[str, Any]:
+    """Run ``task(spec, options, shared, start, stop, *args, plan)`` for each range of ``todo`` on a cluster
+    (a running ``scheduler``, else a local one of ``workers`` processes, or one per GPU for a CUDA device), and
+    pass each chunk to ``finished`` as it arrives, until done or ``stop`` is set (the rest are cancelled).
+
+    A model object is pickled once and shipped as bytes (:class:`ShippedModel`) and ``shared`` (the items) is
+    sent once to every worker, not with each task; ``plan`` maps each worker to its GPU (:func:`device_plan`).
+    With ``gpu_resource``, on a scheduler whose workers declare a ``GPU`` resource each CUDA task asks for one.
+    Returns what the cluster cost before the first task (``workers``, ``start_seconds``, ``ship_seconds``,
+    ``devices``); a cluster that cannot be reached or used raises ``error`` naming the fix. The engine of both
+    the NLI probe and the BBQ scorer."""
     try:
         from distributed import as_completed
     except ImportError as err:  # pragma: no cover - the scale extra is part of test
-        raise NliRunError("the Dask engine needs `distributed`: pip install 'embias-widgets[scale]'") from err
+        raise error("the Dask engine needs `distributed`: pip install 'embias-widgets[scale]'") from err
     device = options.get("device") if isinstance(spec, str) else getattr(spec, "device", options.get("device"))
     cuda = device is not None and str(device).startswith("cuda")
     gpus = visible_gpus() if cuda and scheduler is None else 0
-    if cuda and scheduler is None and gpus < 1:
-        device_plan(["-"], device, 0)  # raises: no GPU
+    try:
+        if cuda and scheduler is None and gpus < 1:
+            device_plan(["-"], device, 0)  # raises: no GPU
+    except NliRunError as err:
+        raise error(str(err)) from None
     cluster, own_gpu, t0 = None, False, time.perf_counter()
     if scheduler is None:
         n = int(workers or (gpus if cuda else 1))
@@ -281,20 +304,22 @@ def run_dask(spec: Any, options: dict[str, Any], source: PairSource, todo: Seque
         address = scheduler
     cost: dict[str, Any] = {"start_seconds": time.perf_counter() - t0 if cluster is not None else 0.0}
     try:
-        client = _connect(address, connect_timeout)
+        try:
+            client = _connect(address, connect_timeout)
+        except NliRunError as err:
+            raise error(str(err)) from None
         try:
             infos = client.scheduler_info().get("workers", {})
             declared = any("GPU" in (w.get("resources") or {}) for w in infos.values())
-            resources = {"GPU": 1} if cuda and declared else None
+            resources = {"GPU": 1} if gpu_resource and cuda and declared else None
             plan = device_plan(list(infos), device, gpus, own_gpu=own_gpu or (cuda and scheduler is not None))
             t1 = time.perf_counter()
             if not isinstance(spec, str):  # an object: pickled once, its bytes sent to every worker (hash=False:
                 spec = client.scatter(ShippedModel(spec), broadcast=True, hash=False)  # no pickling to name it)
-            shared = client.scatter(source, broadcast=True, hash=False)  # sent once, not with every task
+            shared = client.scatter(shared, broadcast=True, hash=False)  # sent once, not with every task
             cost.update(workers=len(infos), ship_seconds=time.perf_counter() - t1, devices=plan)
-            futures = [client.submit(dask_task, spec, options, shared, a, b, taus, top_k, per_pair, plan,
-                                     key=f"nli-chunk-{a}-{b}-{id(todo)}", pure=False, resources=resources)
-                       for a, b in todo]
+            futures = [client.submit(task, spec, options, shared, a, b, *args, plan, key=f"{key}-{a}-{b}-{id(todo)}",
+                                     pure=False, resources=resources) for a, b in todo]
             for future in as_completed(futures):
                 finished(future.result())
                 if stop.is_set():

@@ -11,7 +11,6 @@ finished chunks and scores only the rest, and anything else is refused (``fresh=
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,17 +19,17 @@ from typing import Any
 import numpy as np
 
 from ...metrics.neutrality import DEFAULT_TAUS, LABELS, NeutralityStats
-from ...models.fingerprints import FingerprintError, model_fingerprint, object_fingerprint
 from ...models.nli_classifiers import check_probabilities
 from ...models.registry import available_models
 from ...models.runtime import precision_note
 from ...stimuli.fingerprints import pairs_fingerprint
 from ...stimuli.nli_probes import PairChunk, TemplateProbe, load_pairs
+from ..resumable_runs import chunk_ranges, fingerprint_model, model_name, scoring_options
 from .chunks import ChunkResult
 from .dask_runner import cluster_note, run_dask
 from .engine import ENGINES, ChunkCollector, cached_model, run_local
 from .result import NliProbeResult
-from .resume import NEUTRAL_OPTIONS, NliRunError, open_results
+from .resume import NliRunError, open_results
 
 
 def check_run_options(chunk_size: int, top_k: int, taus: Sequence[float], engine: str) -> None:
@@ -101,8 +100,7 @@ class NliProbe:
 
     @property
     def model_name(self) -> str:
-        spec = self.model_spec
-        return spec if isinstance(spec, str) else str(getattr(spec, "name", type(spec).__name__))
+        return model_name(self.model_spec)
 
     @property
     def model(self) -> Any:
@@ -117,7 +115,7 @@ class NliProbe:
         self._stop.set()
 
     def chunk_ranges(self) -> list[tuple[int, int]]:
-        return [(a, min(a + self.chunk_size, self.n_pairs)) for a in range(0, self.n_pairs, self.chunk_size)]
+        return chunk_ranges(self.n_pairs, self.chunk_size)
 
     # -- single pairs and one word pair, scored on demand (the widget's cell click and free text) ----------------
     def predict_pair(self, premise: str, hypothesis: str) -> dict[str, float]:
@@ -159,21 +157,12 @@ class NliProbe:
     # -- persistence -------------------------------------------------------------------------------------------
     def model_fingerprint(self) -> str:
         """Content fingerprint of the model (:mod:`embias_widgets.models.fingerprints`); NliRunError if none."""
-        try:
-            try:
-                return model_fingerprint(self.model_spec)
-            except FingerprintError:
-                if not isinstance(self.model_spec, str):
-                    raise
-                return object_fingerprint(self.model)  # e.g. a user-registered name: fingerprint what it loads
-        except FingerprintError as err:
-            raise NliRunError(f"results_dir needs a model whose content can be fingerprinted: {err}") from None
+        return fingerprint_model(self.model_spec, lambda: self.model, NliRunError)
 
     def _determines(self, per_pair: bool) -> dict[str, Any]:
         """Everything that fixes the numbers of this run (compared exactly on resume)."""
-        options = {k: v for k, v in sorted(self.model_options.items()) if k not in NEUTRAL_OPTIONS}
         return {"pairs": pairs_fingerprint(self.source), "n_pairs": self.n_pairs, "model": self.model_fingerprint(),
-                "model_options": json.loads(json.dumps(options, default=str)), "taus": list(self.taus),
+                "model_options": scoring_options(self.model_options), "taus": list(self.taus),
                 "chunk_size": self.chunk_size, "top_k": self.top_k, "per_pair": bool(per_pair)}
 
     def _open_results(self, results_dir: Path | None, per_pair: bool, fresh: bool) -> dict[int, ChunkResult]:

@@ -12,26 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .blocks import h as _h
+from .blocks import p as _p
+from .blocks import table as _table
+from .blocks import ul as _ul
 from .findings import SHORT, user
 
 _PAGE_ROWS = 60
 """At most this many comparison rows in a table (the rest are in report.json and comparison.json)."""
-
-
-def _h(level: int, text: str) -> dict[str, Any]:
-    return {"t": "h", "level": level, "text": text}
-
-
-def _p(text: str, cls: str | None = None) -> dict[str, Any]:
-    return {"t": "p", "text": text, "cls": cls}
-
-
-def _ul(items: list[str], cls: str | None = None) -> dict[str, Any]:
-    return {"t": "ul", "items": list(items), "cls": cls}
-
-
-def _table(columns: list[str], rows: list[list[Any]], kinds: list[str]) -> dict[str, Any]:
-    return {"t": "table", "columns": list(columns), "kinds": kinds, "rows": rows}
 
 
 def mark(row: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ headline written with :mod:`embias_widgets.formatting`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ...formatting import column_kinds, format_interval, format_value
@@ -134,32 +135,42 @@ def finding_text(section: dict[str, Any], row: dict[str, Any], alpha: float | No
             f"{format_value(row['value'], kind)}{iv} ({where}){p}" + (f"; {story}" if story else ""))
 
 
-def findings(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per model: ``{"model", "kind", "survive": [text], "not_significant": [text], "descriptive": [text],
-    "not_run": [text], "demo": [text]}`` in the report's model order."""
+def per_model(report: dict[str, Any], add: Callable[..., Any]) -> list[dict[str, Any]]:
+    """Per model, in the report's model order: ``{"model", "kind", "survive", "not_significant", "descriptive",
+    "not_run", "demo"}``. Each of the model's sections adds its demo notes (each once); a section that did not run
+    adds ``"title: status: reason"`` to ``not_run``; a finished one is passed to ``add(entry, section, rows,
+    tested)`` (its :func:`section_rows` and those with a test), which fills the rest its own way."""
     out = []
     for m in report["models"]:
-        mine = [s for s in report["sections"] if s["model"] == m["name"]]
         entry: dict[str, Any] = {"model": m["name"], "kind": m["kind"], "survive": [], "not_significant": [],
                                  "descriptive": [], "not_run": [], "demo": []}
-        for s in mine:
+        for s in (s for s in report["sections"] if s["model"] == m["name"]):
             entry["demo"] += demo_notes(s)
             if s["status"] != "done":
                 entry["not_run"].append(f"{s['title']}: {s['status']}: {user(s['reason'])}")
                 continue
             rows = section_rows(s)
-            tested = [r for r in rows if r["significant"] is not None]
-            entry["survive"] += [finding_text(s, r, report["holm"]["alpha"]) for r in tested if r["significant"]]
-            if tested and not all(r["significant"] for r in tested):
-                entry["not_significant"].append(f"{SHORT.get(s['method'], s['title'])}: " + ", ".join(
-                    r["label"] for r in tested
-                                                                                if not r["significant"]))
-                apart = [r["label"] for r in tested if not r["significant"]
-                         and row_story(s, r["label"], r["value"], r["interval"], False)]
-                if apart:  # the interval excludes 0 where the test is not significant: say so
-                    entry["not_significant"][-1] += f"; {apart_sentence(s, apart)}"
-            if not tested and (h := headline(s)):
-                entry["descriptive"].append(f"{SHORT.get(s['method'], s['title'])}: {h['text']}")
+            add(entry, s, rows, [r for r in rows if r["significant"] is not None])
         entry["demo"] = list(dict.fromkeys(entry["demo"]))
         out.append(entry)
     return out
+
+
+def findings(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per model: ``{"model", "kind", "survive": [text], "not_significant": [text], "descriptive": [text],
+    "not_run": [text], "demo": [text]}`` in the report's model order."""
+
+    def add(entry: dict[str, Any], s: dict[str, Any], rows: list[dict[str, Any]],
+            tested: list[dict[str, Any]]) -> None:
+        entry["survive"] += [finding_text(s, r, report["holm"]["alpha"]) for r in tested if r["significant"]]
+        if tested and not all(r["significant"] for r in tested):
+            entry["not_significant"].append(f"{SHORT.get(s['method'], s['title'])}: " + ", ".join(
+                r["label"] for r in tested if not r["significant"]))
+            apart = [r["label"] for r in tested if not r["significant"]
+                     and row_story(s, r["label"], r["value"], r["interval"], False)]
+            if apart:  # the interval excludes 0 where the test is not significant: say so
+                entry["not_significant"][-1] += f"; {apart_sentence(s, apart)}"
+        if not tested and (h := headline(s)):
+            entry["descriptive"].append(f"{SHORT.get(s['method'], s['title'])}: {h['text']}")
+
+    return per_model(report, add)

@@ -24,6 +24,10 @@ from typing import Any
 from ...formatting import column_kinds, format_value
 from ..report.sections_lm import TEMPLATE_NOTE
 from .agreement import agreement_blocks, validity_notes
+from .blocks import h as _h
+from .blocks import p as _p
+from .blocks import table
+from .blocks import ul as _ul
 from .findings import demo_notes, findings, headline, user
 
 _SIZE_KEYS = {"weat": ("permutations",), "seat": ("seat_tests", "permutations"),
@@ -37,22 +41,9 @@ _SIZE_WORDS = {"permutations": "permutations per test", "seat_tests": "SEAT test
                "ceat_samples": "CEAT samples", "bbq_items": "BBQ items per category"}
 
 
-def _h(level: int, text: str) -> dict[str, Any]:
-    return {"t": "h", "level": level, "text": text}
-
-
-def _p(text: str, cls: str | None = None) -> dict[str, Any]:
-    return {"t": "p", "text": text, "cls": cls}
-
-
-def _ul(items: list[str], cls: str | None = None) -> dict[str, Any]:
-    return {"t": "ul", "items": list(items), "cls": cls}
-
-
 def _table(columns: list[str], rows: list[list[Any]], kinds: list[str] | None = None,
            alphas: list[Any] | None = None) -> dict[str, Any]:
-    return {"t": "table", "columns": list(columns), "kinds": kinds or column_kinds(columns), "rows": rows,
-            "alphas": alphas}
+    return table(columns, rows, kinds or column_kinds(columns), alphas=alphas)
 
 
 def holm_steps(report: dict[str, Any]) -> dict[tuple[str, str], list[float]]:

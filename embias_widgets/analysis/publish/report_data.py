@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .agreement import agreement_blocks, model_orders
-from .findings import SHORT, demo_notes, finding_text, headline, section_rows, user
+from .findings import SHORT, finding_text, headline, per_model, user
 
 CALIBRATION = Path(__file__).resolve().parents[2] / "calibration.json"
 CHECK_METHODS = {
@@ -44,27 +44,18 @@ def _record(section: dict[str, Any], row: dict[str, Any], alpha: float | None = 
 def findings_data(report: dict[str, Any]) -> list[dict[str, Any]]:
     """Per model: ``{"model", "kind", "survive", "not_significant", "descriptive", "not_run", "demo"}``; the first
     three are lists of finding records (see the module docstring), ``not_run`` and ``demo`` lists of sentences."""
-    out = []
     alpha = (report.get("holm") or {}).get("alpha")
-    for m in report["models"]:
-        entry: dict[str, Any] = {"model": m["name"], "kind": m["kind"], "survive": [], "not_significant": [],
-                                 "descriptive": [], "not_run": [], "demo": []}
-        for s in (s for s in report["sections"] if s["model"] == m["name"]):
-            entry["demo"] += demo_notes(s)
-            if s["status"] != "done":
-                entry["not_run"].append(f"{s['title']}: {s['status']}: {user(s['reason'])}")
-                continue
-            rows = section_rows(s)
-            tested = [r for r in rows if r["significant"] is not None]
-            entry["survive"] += [_record(s, r, alpha) for r in tested if r["significant"]]
-            entry["not_significant"] += [_record(s, r, alpha) for r in tested if not r["significant"]]
-            if not tested and (h := headline(s)):
-                top = next(r for r in rows if r["label"] == h["label"])
-                entry["descriptive"].append({**_record(s, top, alpha),
-                                             "text": f"{SHORT.get(s['method'], s['title'])}: {h['text']}"})
-        entry["demo"] = list(dict.fromkeys(entry["demo"]))
-        out.append(entry)
-    return out
+
+    def add(entry: dict[str, Any], s: dict[str, Any], rows: list[dict[str, Any]],
+            tested: list[dict[str, Any]]) -> None:
+        entry["survive"] += [_record(s, r, alpha) for r in tested if r["significant"]]
+        entry["not_significant"] += [_record(s, r, alpha) for r in tested if not r["significant"]]
+        if not tested and (h := headline(s)):
+            top = next(r for r in rows if r["label"] == h["label"])
+            entry["descriptive"].append({**_record(s, top, alpha),
+                                         "text": f"{SHORT.get(s['method'], s['title'])}: {h['text']}"})
+
+    return per_model(report, add)
 
 
 def agreement_data(report: dict[str, Any]) -> dict[str, Any]:
