@@ -47,10 +47,11 @@ def test_no_model_module_registers_itself() -> None:
 
 def test_models_are_grouped_by_kind() -> None:
     """Model kinds live in subpackages; flat are only what every kind shares: the layer's errors, the registry,
-    ``names`` (what a name means before anything loads) and ``runtime`` (a model's input length, its device,
-    torch's threads: one place for each fact)."""
+    ``names`` (what a name means before anything loads), ``runtime`` (a model's input length, its device,
+    torch's threads: one place for each fact) and ``json_files`` (a model folder's settings files, read with the
+    file, line and column of what is wrong named)."""
     flat = sorted(p.name for p in (PACKAGE / "models").glob("*.py"))
-    assert flat == ["__init__.py", "errors.py", "names.py", "registry.py", "runtime.py"]
+    assert flat == ["__init__.py", "errors.py", "json_files.py", "names.py", "registry.py", "runtime.py"]
 
 
 def test_word_tests_do_not_import_sentence_tests() -> None:

@@ -78,7 +78,8 @@ def test_bad_input_is_one_line(capsys, tmp_path):
     csv_path = tmp_path / "bad.csv"
     csv_path.write_text("premise,hypothesis,premise_filler_word,hypothesis_filler_word\nA.,B.,a,b\nC.,D.\n")
     assert "line 3: 2 fields" in bad(capsys, "nli", "--pairs", str(csv_path), "--model", model)
-    assert "does not exist" in bad(capsys, "nli", "--pairs", str(tmp_path / "none.csv"), "--model", model)
+    missing = bad(capsys, "nli", "--pairs", str(tmp_path / "none.csv"), "--model", model)
+    assert "no NLI pairs file at" in missing and "none.csv" in missing and "existing CSV file" in missing
     # a model whose labels are not NLI labels
     import transformers
 
