@@ -140,20 +140,24 @@ def _noise_warning(shares: list[float]) -> str | None:
             "words")
 
 
-def _jackknife(cos: list[tuple[np.ndarray, np.ndarray]], n_x: int, variant: str, ddof: int) -> list[np.ndarray]:
-    """Per set (X, Y, A, B), the change in d with each of its words left out."""
+def _jackknife(cos: list[tuple[np.ndarray, np.ndarray]], n_x: int, variant: str, ddof: int,
+               attributes: bool) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Per set (X, Y, and with ``attributes`` A, B), with each of its words left out: the change in d and the
+    change in ``|d|`` (each model's d computed once for both)."""
     n_t, n_a, n_b = cos[0][0].shape[0], cos[0][0].shape[1], cos[0][1].shape[1]
 
-    def change(rows: np.ndarray, cols_a: np.ndarray, cols_b: np.ndarray, nx: int) -> float:
-        d = [_d(_s(ca[np.ix_(rows, cols_a)], cb[np.ix_(rows, cols_b)], variant), nx, ddof) for ca, cb in cos]
-        return float(d[1] - d[0])
+    def both(rows: np.ndarray, cols_a: np.ndarray, cols_b: np.ndarray, nx: int) -> list[float]:
+        return [float(_d(_s(ca[np.ix_(rows, cols_a)], cb[np.ix_(rows, cols_b)], variant), nx, ddof))
+                for ca, cb in cos]
 
     all_t, all_a, all_b = np.arange(n_t), np.arange(n_a), np.arange(n_b)
-    out = [np.array([change(np.delete(all_t, i), all_a, all_b, n_x - 1) for i in range(n_x)]),
-           np.array([change(np.delete(all_t, i), all_a, all_b, n_x) for i in range(n_x, n_t)]),
-           np.array([change(all_t, np.delete(all_a, j), all_b, n_x) for j in range(n_a)]),
-           np.array([change(all_t, all_a, np.delete(all_b, j), n_x) for j in range(n_b)])]
-    return out
+    drops = [[both(np.delete(all_t, i), all_a, all_b, n_x - 1) for i in range(n_x)],
+             [both(np.delete(all_t, i), all_a, all_b, n_x) for i in range(n_x, n_t)]]
+    if attributes:
+        drops += [[both(all_t, np.delete(all_a, j), all_b, n_x) for j in range(n_a)],
+                  [both(all_t, all_a, np.delete(all_b, j), n_x) for j in range(n_b)]]
+    per_model = [np.array(rows).T for rows in drops]  # (2 models, words of the set)
+    return [d[1] - d[0] for d in per_model], [np.abs(d[1]) - np.abs(d[0]) for d in per_model]
 
 
 def effect_size_change(
@@ -201,9 +205,7 @@ def effect_size_change(
     reps = [bootstrap_replicates(ca, cb, n_x, counts_a, counts_b, ix, iy, variant=variant, ddof=ddof)
             for ca, cb in cos]
     change_reps = reps[1] - reps[0]
-    jack = _jackknife(cos, n_x, variant, ddof)
-    if not resample_attributes:
-        jack = jack[:2]
+    jack, abs_jack = _jackknife(cos, n_x, variant, ddof, resample_attributes)
     change = d[1] - d[0]
     low, high = bca_bounds(change, change_reps, jack, level=level)
     sets = "X, Y, A and B" if resample_attributes else "X and Y (attribute words fixed)"
@@ -221,9 +223,7 @@ def effect_size_change(
             f"per model) swapped between the models, {'all' if exact else 'random'} {patterns:,} patterns"
             f"{'' if exact else ' (+1 adjusted)'}, two-sided")
     bias_reps = np.abs(reps[1]) - np.abs(reps[0])
-    bias_low, bias_high = bca_bounds(abs(d[1]) - abs(d[0]), bias_reps, [j for j in _abs_jackknife(cos, n_x, variant,
-                                                                                                   ddof, jack)],
-                                     level=level)
+    bias_low, bias_high = bca_bounds(abs(d[1]) - abs(d[0]), bias_reps, abs_jack, level=level)
     bias_iv = ScoreInterval(bias_low, bias_high, level, method) if np.isfinite(bias_low) else \
         interval_of(bias_reps, level, method)
     p_value = None if not np.isfinite(p) else float(p)
@@ -233,22 +233,3 @@ def effect_size_change(
                         reference=0.0, bias_change=abs(d[1]) - abs(d[0]), bias_interval=bias_iv, n=n_t + n_a + n_b,
                         counts={"n_x": n_x, "n_y": n_y, "n_a": n_a, "n_b": n_b, "patterns": patterns},
                         replicates=change_reps, warning=warning)
-
-
-def _abs_jackknife(cos: list[tuple[np.ndarray, np.ndarray]], n_x: int, variant: str, ddof: int,
-                   like: list[np.ndarray]) -> list[np.ndarray]:
-    """Leave-one-out values of ``|d_after| - |d_before|`` (sets as ``like``: four, or X and Y only)."""
-    n_t, n_a, n_b = cos[0][0].shape[0], cos[0][0].shape[1], cos[0][1].shape[1]
-    all_t, all_a, all_b = np.arange(n_t), np.arange(n_a), np.arange(n_b)
-
-    def value(rows: np.ndarray, ca_cols: np.ndarray, cb_cols: np.ndarray, nx: int) -> float:
-        d = [abs(float(_d(_s(ca[np.ix_(rows, ca_cols)], cb[np.ix_(rows, cb_cols)], variant), nx, ddof)))
-             for ca, cb in cos]
-        return d[1] - d[0]
-
-    out = [np.array([value(np.delete(all_t, i), all_a, all_b, n_x - 1) for i in range(n_x)]),
-           np.array([value(np.delete(all_t, i), all_a, all_b, n_x) for i in range(n_x, n_t)])]
-    if len(like) == 4:
-        out += [np.array([value(all_t, np.delete(all_a, j), all_b, n_x) for j in range(n_a)]),
-                np.array([value(all_t, all_a, np.delete(all_b, j), n_x) for j in range(n_b)])]
-    return out
