@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .score_intervals import ScoreInterval, bootstrap_indices, expanded_level, percentile_interval
+from .score_intervals import ScoreInterval, bootstrap_indices, expanded_level, percentile_interval, resample_counts
 
 __all__ = ["RESAMPLE_METHODS", "cell_counts", "cluster_bootstrap", "scores_from_counts"]
 
@@ -64,9 +64,8 @@ def scores_from_counts(counts: np.ndarray, convention: str) -> tuple[np.ndarray,
 def _weights(rng: np.random.Generator, present: np.ndarray, n_resamples: int) -> np.ndarray:
     """``(n_resamples, clusters)`` multinomial counts over the clusters in ``present`` (others weigh 0)."""
     idx = np.flatnonzero(present)
-    draws = idx[bootstrap_indices(rng, idx.size, n_resamples)]
     w = np.zeros((n_resamples, present.size))
-    np.add.at(w, (np.repeat(np.arange(n_resamples), idx.size), draws.ravel()), 1.0)
+    w[:, idx] = resample_counts(bootstrap_indices(rng, idx.size, n_resamples), idx.size)
     return w
 
 

@@ -45,6 +45,7 @@ import numpy as np
 
 from .association import unit_rows
 from .robustness import _attribute_dropped, _drop_each, associations_from_cosines, effect_sizes_by_row
+from .score_intervals import resample_counts
 from .validation import check_options, check_vectors
 
 __all__ = [
@@ -125,13 +126,6 @@ def _resampled_attribute_score(cos: np.ndarray, counts: np.ndarray, variant: str
         return counts @ cos.T / counts.sum(axis=1, keepdims=True)
     present = counts[:, None, :] > 0  # (replicates, 1, attributes)
     return np.where(present, cos[None, :, :], -np.inf).max(axis=2)
-
-
-def resample_counts(indices: np.ndarray, m: int) -> np.ndarray:
-    """(replicates, m) float counts of each item in each row of resampled ``indices`` (one bincount)."""
-    r = len(indices)
-    flat = (indices + m * np.arange(r)[:, None]).ravel()
-    return np.bincount(flat, minlength=r * m).reshape(r, m).astype(np.float64)
 
 
 def _statistics(sx: np.ndarray, sy: np.ndarray, ddof: int) -> tuple[np.ndarray, np.ndarray]:

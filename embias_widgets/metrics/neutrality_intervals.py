@@ -40,9 +40,11 @@ import numpy as np
 from .score_intervals import (
     DEFAULT_LEVEL,
     ScoreInterval,
+    bootstrap_indices,
     check_level,
     expanded_level,
     percentile_interval,
+    resample_counts,
     wilson_interval,
 )
 from .validation import check_options
@@ -53,12 +55,6 @@ DEFAULT_RESAMPLES = 2_000
 """Bootstrap replicates of an NLI interval unless asked otherwise."""
 
 NliStats = Any  # a :class:`~.neutrality.NeutralityStats` (typed Any: that module imports this one)
-
-
-def _counts(rng: np.random.Generator, n: int, r: int) -> np.ndarray:
-    """``(r, n)`` multinomial counts: ``n`` units drawn with replacement, ``r`` times."""
-    idx = rng.integers(0, n, (r, n))
-    return np.bincount((idx + n * np.arange(r)[:, None]).ravel(), minlength=r * n).reshape(r, n).astype(float)
 
 
 def _measures(stats: NliStats) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -129,12 +125,12 @@ def noisy_word_means(stats: NliStats) -> float | None:
 def _replicates(stats: NliStats, per_word: np.ndarray, part: tuple | None, rng: np.random.Generator,
                 r: int) -> tuple[np.ndarray, np.ndarray]:
     """``(r, m)`` replicates of the pair-level and of the word-pair-level measures."""
-    b = _counts(rng, stats.n_word_pairs, r)
+    b = resample_counts(bootstrap_indices(rng, stats.n_word_pairs, r), stats.n_word_pairs)
     pair = (b @ per_word) / (b @ stats.count.astype(float))[:, None]
     M = stats.word_pair_means()[None, :, :]
     if part is not None:
         U, lam, D = part
-        a = _counts(rng, len(U), r) - 1.0
+        a = resample_counts(bootstrap_indices(rng, len(U), r), len(U)) - 1.0
         pair = pair + (a @ U) * lam[None, :]
         M = M + (lam[0] * (a @ D))[:, None, :]  # the neutral probability's shrink moves the whole triple
     nn = M[:, :, 1]

@@ -37,7 +37,7 @@ from .paired import (
     interval_of,
     sign_flip_test,
 )
-from .score_intervals import DEFAULT_LEVEL, ScoreInterval, bootstrap_indices, check_level
+from .score_intervals import DEFAULT_LEVEL, ScoreInterval, bootstrap_indices, check_level, resample_counts
 from .validation import check_options
 
 __all__ = ["RipaChange", "neutrality_change", "ripa_change", "stereoset_change"]
@@ -171,8 +171,7 @@ def neutrality_change(
     reps = [np.empty((int(n_resamples), len(names))) for _ in range(2)]
     for s in range(0, int(n_resamples), batch):
         r = min(batch, int(n_resamples) - s)
-        ct = np.stack([np.bincount(row, minlength=n_t) for row in it[s:s + r]]).astype(np.float64)
-        cw = np.stack([np.bincount(row, minlength=n_w) for row in iw[s:s + r]]).astype(np.float64)
+        ct, cw = resample_counts(it[s:s + r], n_t), resample_counts(iw[s:s + r], n_w)
         weights = ct[:, t_codes] * cw[:, w_codes]  # (r, n)
         total = weights.sum(axis=1, keepdims=True)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -262,7 +261,7 @@ def ripa_change(
     full = np.ones((1, p))
     point = [_ripa_replicates(d, w, full)[0] for d, w in zip(D, W, strict=True)]
     idx = bootstrap_indices(np.random.default_rng(rng), p, int(n_resamples))
-    counts = np.stack([np.bincount(row, minlength=p) for row in idx]).astype(np.float64)
+    counts = resample_counts(idx, p)
     reps = [_ripa_replicates(d, w, counts) for d, w in zip(D, W, strict=True)]
     change = reps[1] - reps[0]
     tails = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]

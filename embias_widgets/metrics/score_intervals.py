@@ -33,6 +33,7 @@ __all__ = [
     "expanded_level",
     "interval_dict",
     "percentile_interval",
+    "resample_counts",
     "t_interval",
     "t_interval_from_sums",
     "wilson_interval",
@@ -133,6 +134,13 @@ def bootstrap_indices(rng: np.random.Generator, n: int, n_resamples: int) -> np.
     """``(n_resamples, n)`` indices drawn with replacement, as scipy's ``bootstrap`` draws them
     (``rng.integers(0, n, (n_resamples, n))``), so a test can hand scipy the same generator."""
     return rng.integers(0, n, (n_resamples, n))
+
+
+def resample_counts(indices: np.ndarray, m: int) -> np.ndarray:
+    """(replicates, m) float counts of each item in each row of resampled ``indices`` (one bincount)."""
+    r = len(indices)
+    flat = (indices + m * np.arange(r)[:, None]).ravel()
+    return np.bincount(flat, minlength=r * m).reshape(r, m).astype(np.float64)
 
 
 def percentile_interval(replicates: np.ndarray, *, level: float = DEFAULT_LEVEL, method: str = "",
