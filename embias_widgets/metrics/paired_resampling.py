@@ -37,7 +37,7 @@ from .paired import (
     interval_of,
     sign_flip_test,
 )
-from .score_intervals import DEFAULT_LEVEL, ScoreInterval, bootstrap_indices, check_level, resample_counts
+from .score_intervals import DEFAULT_LEVEL, ScoreInterval, bootstrap_indices, check_level, resample_counts, t_interval
 from .validation import check_options
 
 __all__ = ["RipaChange", "neutrality_change", "ripa_change", "stereoset_change"]
@@ -107,8 +107,8 @@ def stereoset_change(
             p, exact = sign_flip_test(diffs, n_resamples=10_000, rng=gen)
             how = (f"sign-flip test over the {k} {unit}' differences, two-sided, "
                    + ("exact" if exact else "10,000 random sign patterns (+1 adjusted)"))
-            interval = _t_interval(diffs, level, f"Student's t interval of the mean of the {k} {unit}' differences "
-                                   f"(t with {k - 1} degrees of freedom)")
+            interval = t_interval(diffs, level=level, method=f"Student's t interval of the mean of the {k} {unit}' "
+                                  f"differences (t with {k - 1} degrees of freedom)")
         bias_reps = bias_distance(reps[name][1], ref, higher_is_better=better) - \
             bias_distance(reps[name][0], ref, higher_is_better=better)
         out[name] = PairedChange(
@@ -119,15 +119,6 @@ def stereoset_change(
             bias_interval=interval_of(bias_reps, level, method), n=k, counts={"items": n, "clusters": k},
             replicates=change_reps)
     return out
-
-
-def _t_interval(values: np.ndarray, level: float, method: str) -> ScoreInterval | None:
-    from scipy import stats
-
-    if values.size < 2:
-        return None
-    half = float(stats.t.ppf((1 + level) / 2, values.size - 1)) * float(values.std(ddof=1)) / np.sqrt(values.size)
-    return ScoreInterval(float(values.mean()) - half, float(values.mean()) + half, level, method)
 
 
 def _item_measures(probs: np.ndarray, taus: Sequence[float]) -> dict[str, np.ndarray]:
