@@ -69,11 +69,6 @@ def _weights(rng: np.random.Generator, present: np.ndarray, n_resamples: int) ->
     return w
 
 
-def _labelled(iv: ScoreInterval | None, level: float) -> ScoreInterval | None:
-    """The interval of the (expanded) percentiles, labelled with the level asked."""
-    return None if iv is None else ScoreInterval(iv.low, iv.high, level, iv.method)
-
-
 def cluster_bootstrap(counts: np.ndarray, convention: str, *, level: float, n_resamples: int,
                       rng: np.random.Generator, resample: str, by_condition: bool
                       ) -> tuple[list[tuple[ScoreInterval | None, ScoreInterval | None]], int]:
@@ -103,6 +98,6 @@ def cluster_bootstrap(counts: np.ndarray, convention: str, *, level: float, n_re
         method = METHOD_TEXT[resample].format(g=n_clusters if resample == "template" else g, b=n_resamples,
                                               wide=wide)
         undefined += int(np.count_nonzero(~np.isfinite(bias[:, j])))
-        a, b = (_labelled(percentile_interval(r[:, j], level=wide, method=method), level) for r in (acc, bias))
+        a, b = (percentile_interval(r[:, j], level=level, percentiles=wide, method=method) for r in (acc, bias))
         out.append((a if isinstance(a, ScoreInterval) else None, b if isinstance(b, ScoreInterval) else None))
     return out, undefined

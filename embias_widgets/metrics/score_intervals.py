@@ -144,13 +144,17 @@ def resample_counts(indices: np.ndarray, m: int) -> np.ndarray:
 
 
 def percentile_interval(replicates: np.ndarray, *, level: float = DEFAULT_LEVEL, method: str = "",
-                        axis: int = 0) -> tuple[np.ndarray, np.ndarray] | ScoreInterval | None:
+                        axis: int = 0, percentiles: float | None = None
+                        ) -> tuple[np.ndarray, np.ndarray] | ScoreInterval | None:
     """The percentile bootstrap interval: the ``(1 - level)/2`` and ``(1 + level)/2`` quantiles of the
     finite ``replicates``. 1-D replicates give a :class:`ScoreInterval` (``None`` when none is finite);
-    2-D ones give ``(low, high)`` arrays along the other axis (NaN where none is finite)."""
+    2-D ones give ``(low, high)`` arrays along the other axis (NaN where none is finite). ``percentiles``:
+    read the quantiles at this level instead (e.g. :func:`expanded_level`'s), the interval still labelled
+    ``level``."""
     level = check_level(level)
+    read = level if percentiles is None else check_level(percentiles)
     r = np.asarray(replicates, dtype=np.float64)
-    tails = [(1.0 - level) / 2.0, (1.0 + level) / 2.0]
+    tails = [(1.0 - read) / 2.0, (1.0 + read) / 2.0]
     if r.ndim == 1:
         finite = r[np.isfinite(r)]
         if finite.size == 0:

@@ -89,8 +89,8 @@ def _replicates(count: np.ndarray, ss_sum: np.ndarray, lms_sum: np.ndarray, per_
 
 def _percentile(reps: np.ndarray, level: float, wide: float, method: str) -> ScoreInterval | None:
     """The percentile interval at the expanded level ``wide``, labelled with the asked ``level``."""
-    iv = percentile_interval(reps, level=wide, method=method)
-    return None if iv is None else ScoreInterval(iv.low, iv.high, level, method)
+    iv = percentile_interval(reps, level=level, percentiles=wide, method=method)
+    return iv if isinstance(iv, ScoreInterval) else None
 
 
 def _icat_interval(reps: np.ndarray, ss: ScoreInterval | None, lms: ScoreInterval | None, level: float,
