@@ -57,11 +57,10 @@ def _association(before: dict, after: dict, method: str, names: tuple[str, str],
             continue
         keep: dict[str, tuple[list[int], list[int]]] = {}
         for key in ("X", "Y", "A", "B"):
-            where = {w: i for i, w in enumerate(ta["sets"][key])}
-            shared = [w for w in tb["sets"][key] if w in where]
-            keep[key] = ([tb["sets"][key].index(w) for w in shared], [where[w] for w in shared])
-            for model, items in ((names[0], tb["sets"][key]), (names[1], ta["sets"][key])):
-                _unpaired(out, method, model, [f"{test} {key}: {w}" for w in items if w not in shared],
+            ib, ia, only_b, only_a = _aligned(tb["sets"][key], ta["sets"][key])  # a set's words are distinct
+            keep[key] = (ib, ia)
+            for model, items, only in ((names[0], tb["sets"][key], only_b), (names[1], ta["sets"][key], only_a)):
+                _unpaired(out, method, model, [f"{test} {key}: {items[i]}" for i in only],
                           "out of the other model's vocabulary")
         if min(len(keep["X"][0]), len(keep["Y"][0])) < 2 or not keep["A"][0] or not keep["B"][0]:
             out.notes.append(f"{test}: too few words both models know (X and Y need 2, A and B 1): not compared")
@@ -80,19 +79,22 @@ def _association(before: dict, after: dict, method: str, names: tuple[str, str],
     return out
 
 
-def _aligned(before: list[dict], after: list[dict]) -> tuple[list[int], list[int], list[int], list[int]]:
+def _aligned(before: list[str], after: list[str]) -> tuple[list[int], list[int], list[int], list[int]]:
     """Indices of the shared keys in each list (before's order), and the indices only one list has."""
-    where = {it["key"]: i for i, it in enumerate(after)}
-    shared = [i for i, it in enumerate(before) if it["key"] in where]
-    keys = {before[i]["key"] for i in shared}
-    return (shared, [where[before[i]["key"]] for i in shared], [i for i, it in enumerate(before) if it["key"]
-                                                                 not in keys],
-            [i for i, it in enumerate(after) if it["key"] not in keys])
+    where = {k: i for i, k in enumerate(after)}
+    shared = [i for i, k in enumerate(before) if k in where]
+    keys = {before[i] for i in shared}
+    return (shared, [where[before[i]] for i in shared], [i for i, k in enumerate(before) if k not in keys],
+            [i for i, k in enumerate(after) if k not in keys])
+
+
+def _keys(items: list[dict]) -> list[str]:
+    return [it["key"] for it in items]
 
 
 def _pairs(before: dict, after: dict, method: str, names: tuple[str, str], opts: dict) -> Paired:
     out = Paired()
-    ib, ia, only_b, only_a = _aligned(before["pairs"], after["pairs"])
+    ib, ia, only_b, only_a = _aligned(_keys(before["pairs"]), _keys(after["pairs"]))
     _unpaired(out, method, names[0], [before["pairs"][i]["label"] for i in only_b], "not in the other run's pairs")
     _unpaired(out, method, names[1], [after["pairs"][i]["label"] for i in only_a], "not in the other run's pairs")
     rng = np.random.default_rng(opts["seed"])
@@ -126,7 +128,7 @@ def _pairs(before: dict, after: dict, method: str, names: tuple[str, str], opts:
 
 def _stereoset(before: dict, after: dict, method: str, names: tuple[str, str], opts: dict) -> Paired:
     out = Paired()
-    ib, ia, only_b, only_a = _aligned(before["items"], after["items"])
+    ib, ia, only_b, only_a = _aligned(_keys(before["items"]), _keys(after["items"]))
     _unpaired(out, method, names[0], [before["items"][i]["label"] for i in only_b], "not in the other run's items")
     _unpaired(out, method, names[1], [after["items"][i]["label"] for i in only_a], "not in the other run's items")
     both = [(i, j) for i, j in zip(ib, ia, strict=True) if before["stereo_win"][i] is not None
@@ -154,12 +156,9 @@ def _stereoset(before: dict, after: dict, method: str, names: tuple[str, str], o
 
 def _nli(before: dict, after: dict, method: str, names: tuple[str, str], opts: dict) -> Paired:
     out = Paired()
-    where = {k: j for j, k in enumerate(after["keys"])}
-    ib = [i for i, k in enumerate(before["keys"]) if k in where]
-    ia = [where[before["keys"][i]] for i in ib]
-    shared = set(before["keys"]) & set(after["keys"])
-    _unpaired(out, method, names[0], [k for k in before["keys"] if k not in shared], "not in the other run's sample")
-    _unpaired(out, method, names[1], [k for k in after["keys"] if k not in shared], "not in the other run's sample")
+    ib, ia, only_b, only_a = _aligned(before["keys"], after["keys"])
+    _unpaired(out, method, names[0], [before["keys"][i] for i in only_b], "not in the other run's sample")
+    _unpaired(out, method, names[1], [after["keys"][i] for i in only_a], "not in the other run's sample")
     if len(ib) < 2:
         return out
     pb, pa = unpack(before["probs"])[ib], unpack(after["probs"])[ia]

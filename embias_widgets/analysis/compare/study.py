@@ -109,10 +109,10 @@ class Compare:
         """Run (or resume) both models' sections, pair them, write the files, return the result."""
         from ..report.store import write_atomic
 
-        result = self.report.run()
-        comparison = compare_models(result.report, self.before, result.report, self.after, alpha=self.alpha,
-                                    level=self.report.level, seed=self.report.seed, resamples=self.resamples)
-        result.report["comparisons"] = [comparison]
-        result.write(html=self.report.html)
+        self.report.comparisons = lambda report: [compare_models(
+            report, self.before, report, self.after, alpha=self.alpha, level=self.report.level,
+            seed=self.report.seed, resamples=self.resamples)]
+        result = self.report.run()  # writes the report once, its comparison in it (figures rendered once)
+        comparison = result.report["comparisons"][0]
         write_atomic(self.out / "comparison.json", json.dumps(comparison, indent=1))
         return CompareResult(comparison, result, self.out)

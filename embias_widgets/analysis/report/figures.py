@@ -310,10 +310,11 @@ def render(spec: dict[str, Any], stem: Path) -> dict[str, Any]:
     (paths relative to the folder). :class:`FigureError` (nothing written) when vl-convert cannot draw it."""
     import vl_convert as vlc
 
-    svg = to_svg(spec)
-    try:
-        png = vlc.vega_to_png(vega_spec(spec), scale=PNG_SCALE, ppi=PPI)
-    except Exception as err:
+    try:  # one Vega spec for both files (vega_spec compiles the Vega-Lite spec)
+        vega = vega_spec(spec)
+        svg = vlc.vega_to_svg(vega)
+        png = vlc.vega_to_png(vega, scale=PNG_SCALE, ppi=PPI)
+    except Exception as err:  # vl-convert raises plain ValueError/RuntimeError with a JavaScript stack
         raise FigureError(_first_line(err)) from None
     stem.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(stem.with_suffix(".svg"), svg)

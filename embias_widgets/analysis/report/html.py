@@ -86,10 +86,10 @@ def block_html(b: dict[str, Any]) -> str:
 
 
 def report_html(result: Any) -> str:
-    """The whole page of a :class:`~.result.ReportResult`."""
+    """The whole page of a :class:`~.result.ReportResult` (or of its ``to_dict()``, when the caller has it)."""
     from ..publish.page import page
 
-    d = result.to_dict()
+    d = result if isinstance(result, dict) else result.to_dict()
     body = "".join(block_html(b) for b in page(d))
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' "
             "content='width=device-width, initial-scale=1'><meta http-equiv='Content-Security-Policy' "

@@ -149,11 +149,12 @@ class ReportResult:
                 self._figures[s["id"]] = dict(_NO_FIGURE)
                 note = f"figure left out: Vega-Lite could not draw it ({err})"
                 s["notes"] = [*(n for n in s.get("notes") or [] if not n.startswith("figure left out:")), note]
-        write_atomic(self.out_dir / "report.json", json.dumps(self.to_dict(), indent=1, default=str))
+        data = self.to_dict()  # once: report.html draws the very dict report.json holds
+        write_atomic(self.out_dir / "report.json", json.dumps(data, indent=1, default=str))
         if html:
             from .html import report_html
 
-            write_atomic(self.out_dir / "report.html", report_html(self))
+            write_atomic(self.out_dir / "report.html", report_html(data))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """In a notebook: the report viewer widget when the widgets are importable, else the summary."""

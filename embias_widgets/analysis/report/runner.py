@@ -185,10 +185,15 @@ class Report:
 
             self.sections = only_methods(self.sections, methods)
         self.baseline = None
+        self.comparisons: Callable[[dict[str, Any]], list[dict[str, Any]]] | None = None
+        """What fills ``report.json``'s ``comparisons`` from the report dict before it is written (a baseline's
+        comparison; :class:`~embias_widgets.analysis.compare.Compare` pairs the report's own two models)."""
         if baseline is not None:
-            from ..compare.baseline import load_baseline
+            from ..compare.baseline import baseline_comparisons, load_baseline
 
             self.baseline = load_baseline(baseline)
+            self.comparisons = lambda report: baseline_comparisons(self.baseline, report, alpha=self.alpha,
+                                                                   level=self.level, seed=self.seed)
 
     def describe(self) -> str:
         """The sizes of the methods that apply to these models (as report.html's header states them), the
@@ -269,11 +274,8 @@ class Report:
             holm = _holm(ordered, self.alpha)
             settle(ordered, self.alpha, holm["n_tests"])  # association verdicts by the report's Holm decision
             report = self._report(ordered, fps, data, hashes, holm, time.perf_counter() - started, store.notes)
-            if self.baseline is not None:
-                from ..compare.baseline import baseline_comparisons
-
-                report["comparisons"] = baseline_comparisons(self.baseline, report, alpha=self.alpha, level=self.level,
-                                                             seed=self.seed)
+            if self.comparisons is not None:
+                report["comparisons"] = self.comparisons(report)
             result = ReportResult(report, out_dir=self.out)
             result.write(html=self.html)
         return result
