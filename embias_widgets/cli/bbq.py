@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .estimates import duration, progress_default
-from .options import add_device_options, device_options
+from .options import add_lm_run_options, add_progress_option, device_options
 
 LONG_BBQ_ITEMS = 300
 """A run of more items than this states its size and estimate before it starts."""
@@ -72,13 +72,8 @@ def add_bbq(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="score on this Dask scheduler")
     p.add_argument("--timeout", type=float, default=5.0, metavar="S", help="seconds to wait for a --scheduler")
     p.add_argument("--chunk-size", type=int, default=256, metavar="N", help="items per chunk (saved, or one task)")
-    p.add_argument("--token-budget", type=int, default=None, metavar="T",
-                   help="most tokens per forward batch (default: 8192 on the CPU; on CUDA sized from free memory)")
-    add_device_options(p)
-    p.add_argument("--threads", type=int, default=None, metavar="N",
-                   help="torch CPU threads (default: the cores not already busy)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: on when stderr is a terminal)")
+    add_lm_run_options(p)
+    add_progress_option(p)
     p.set_defaults(run=run_bbq)
 
 

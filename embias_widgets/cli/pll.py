@@ -14,7 +14,7 @@ from typing import Any
 
 from ..formatting import format_value
 from .estimates import LONG_PLL_PAIRS, pll_estimate, progress_default
-from .options import add_device_options, device_options
+from .options import add_lm_run_options, add_progress_option, device_options
 from .tables import print_table
 
 
@@ -49,16 +49,10 @@ def add_pll(sub: argparse._SubParsersAction) -> None:
                    "bootstrap (seed 0) for StereoSet's SS, LMS and ICAT")
     p.add_argument("--format", choices=("table", "json"), default="table",
                    help="table for reading, or json with every pair's scores")
-    p.add_argument("--token-budget", type=int, default=None, metavar="T",
-                   help="most tokens per forward batch (default: 8192 on the CPU; on CUDA sized from free GPU memory)")
-    add_device_options(p)
-    p.add_argument("--threads", type=int, default=None, metavar="N",
-                   help="torch CPU threads (default: the cores not already busy, i.e. cores minus the 1-minute "
-                   "load average, at least 1: on a shared machine extra threads wait on busy cores and run slower)")
+    add_lm_run_options(p)
     p.add_argument("--cache-dir", default=None,
                    help="where a downloaded pairs file is kept (default: $EMBIAS_CACHE or ~/.cache/embias-widgets)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: on when stderr is a terminal)")
+    add_progress_option(p)
     p.set_defaults(run=_run_pll)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ...models.language_models.multiple_choice import ChoiceScores, bbq_prompt, check_normalization
+from ...models.language_models.multiple_choice import ChoiceScores, bbq_prompt, check_normalization, softmax_rows
 
 ANSWER_SETS = ("item", "lm-eval")
 """The item's three answers (the paper's), or lm-evaluation-harness's two people and ten unknown phrasings."""
@@ -39,6 +39,18 @@ def people(items: Any) -> np.ndarray:
     order = np.tile(np.arange(3), (len(items), 1))
     keep = order != np.asarray(items.unknown_loc)[:, None]
     return order[keep].reshape(len(items), 2)
+
+
+def in_item_order(items: Any, two: np.ndarray, unknown: np.ndarray) -> np.ndarray:
+    """``(n, 3)``: lm-eval's set's values in the item's answer order: ``two[:, 0]`` and ``two[:, 1]`` (the two
+    people's, :func:`people`) at their positions, ``unknown`` at the unknown answer's."""
+    pos = people(items)
+    rows = np.arange(len(items))
+    out = np.empty((len(items), 3))
+    out[rows, pos[:, 0]] = two[:, 0]
+    out[rows, pos[:, 1]] = two[:, 1]
+    out[rows, np.asarray(items.unknown_loc)] = unknown
+    return out
 
 
 def item_choices(items: Any, answer_set: str = "item") -> tuple[list[str], list[list[str]]]:
@@ -63,13 +75,7 @@ def item_outcomes(scores: ChoiceScores, items: Any, answer_set: str = "item", no
     if answer_set == "item":
         three, predicted = s, np.argmax(s, axis=1)
     else:
-        pos = people(items)
-        rows = np.arange(n)
-        three = np.empty((n, 3))
-        three[rows, pos[:, 0]] = s[:, 0]
-        three[rows, pos[:, 1]] = s[:, 1]
-        three[rows, np.asarray(items.unknown_loc)] = s[:, 2:].max(axis=1)
+        three = in_item_order(items, s[:, :2], s[:, 2:].max(axis=1))
         best = np.argmax(s, axis=1)
-        predicted = np.where(best < 2, pos[rows, np.minimum(best, 1)], np.asarray(items.unknown_loc))
-    e = np.exp(three - three.max(axis=1, keepdims=True))
-    return three, e / e.sum(axis=1, keepdims=True), predicted.astype(np.int64)
+        predicted = np.where(best < 2, people(items)[np.arange(n), np.minimum(best, 1)], np.asarray(items.unknown_loc))
+    return three, softmax_rows(three), predicted.astype(np.int64)

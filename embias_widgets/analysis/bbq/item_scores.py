@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ...models.language_models.multiple_choice import ChoiceScores
-from .answer_sets import item_outcomes, people
+from .answer_sets import in_item_order, item_outcomes
 
 
 @dataclass(frozen=True)
@@ -59,15 +59,8 @@ class BbqItemScores:
         raw = self.choices.log_likelihood
         if self.answer_set == "item":
             return raw
-        n = len(self.predicted)
         best = 2 + np.argmax(self.choices.scores(self.normalization)[:, 2:], axis=1)
-        out = np.empty((n, 3))
-        pos = people(self.items)
-        rows = np.arange(n)
-        out[rows, pos[:, 0]] = raw[:, 0]
-        out[rows, pos[:, 1]] = raw[:, 1]
-        out[rows, np.asarray(self.items.unknown_loc)] = raw[rows, best]
-        return out
+        return in_item_order(self.items, raw[:, :2], raw[np.arange(len(self.predicted)), best])
 
     def rows(self) -> list[dict[str, Any]]:
         """One JSON-ready dict per item: its ids, condition, answers, their log-likelihoods and probabilities, the

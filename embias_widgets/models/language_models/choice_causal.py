@@ -143,18 +143,21 @@ def _cache_keyword(module: Any) -> str:
     return "cache" if "cache" in parameters else "past_key_values"
 
 
-def _shared_prefix_batch(torch: Any, split: Any, device: str, requests: Sequence[Request]) -> Any | None:
+def _shared_prefix_batch(torch: Any, split: Any, device: str, requests: Sequence[Request], *,
+                         copies: bool = True) -> Any | None:
     """Log-probabilities of every continuation token of ``requests`` (one context length), in order (row by row,
     token by token), from one pass over the contexts and one over the choices; None when the model's cache
-    cannot be copied."""
+    cannot be copied (``copies=False``: known from an earlier batch, so the context pass is not run in vain)."""
+    conts = [c for _, cs in requests for c in cs]
+    longest = max(map(len, conts))
+    if not copies and longest > 1:
+        return None
     module = split.base if split.split else split.model
     k = len(requests[0][1])
     prefix = host_to(torch, torch.tensor([ctx for ctx, _ in requests]), device)
     out = module(input_ids=prefix, use_cache=True)
     cache = getattr(out, "cache", None) or getattr(out, "past_key_values", None)
     last = out[0][:, -1]  # predicts each choice's first token
-    conts = [c for _, cs in requests for c in cs]
-    longest = max(map(len, conts))
     first_states = last.repeat_interleave(k, dim=0)
     targets = [c[0] for c in conts]
     if longest == 1:
@@ -207,11 +210,13 @@ def causal_choice_log_likelihoods(scorer: Any, requests: Sequence[Request]) -> t
     split = scorer._head()
     budget = scorer.token_budget if split.split else max(1, scorer.token_budget // 8)
     pieces = []
+    copies = True  # whether the model's cache can be copied (found out by the first batch that needs it)
     with inference(scorer.device, scorer.dtype):
         for batch in item_batches(requests, budget):
             chosen = [requests[i] for i in batch]
-            values = _shared_prefix_batch(torch, split, scorer.device, chosen)
+            values = _shared_prefix_batch(torch, split, scorer.device, chosen, copies=copies)
             if values is None:
+                copies = False
                 values = _whole_batch(torch, split, scorer.device, chosen)
             scorer.forward_passes += 1
             pieces.append((batch, values))

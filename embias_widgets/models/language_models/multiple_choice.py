@@ -77,13 +77,17 @@ class ChoiceScores:
 
     def probabilities(self, normalization: str = "none") -> np.ndarray:
         """``softmax`` of :meth:`scores` over each item's choices (rows sum to 1)."""
-        s = self.scores(normalization)
-        e = np.exp(s - s.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
+        return softmax_rows(self.scores(normalization))
 
     def predicted(self, normalization: str = "none") -> np.ndarray:
         """The index of each item's highest-scoring choice (the first on a tie, as ``numpy.argmax``)."""
         return np.argmax(self.scores(normalization), axis=1)
+
+
+def softmax_rows(s: np.ndarray) -> np.ndarray:
+    """``exp(s - max) / sum(exp(s - max))`` along each row: the probabilities of an item's choices."""
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
 
 
 def check_choices(contexts: Any, choices: Any) -> tuple[list[str], list[list[str]]]:
