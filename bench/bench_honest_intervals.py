@@ -86,11 +86,10 @@ def nli(repeat: int, chunk: int = 4096) -> None:
     new = best(lambda: stats.intervals(n_resamples=2_000, seed=0), repeat)
     old = best(lambda: old_nli_intervals(stats), repeat)
     ivs = stats.intervals()
-    nn = ivs["pairs"]["net_neutral"]
+    nn, old_nn = ivs["pairs"]["net_neutral"], old_nli_intervals(stats)["pairs_nn"]
     print(f"NLI intervals: two-way bootstrap (2,000 replicates, both levels, NN FN T:0.5 T:0.7) {new:.2f} s, "
           f"t / Wilson {old * 1e3:.1f} ms (ratio {new / old:.0f}); NN {stats.pair_level()['net_neutral']:.4f} "
-          f"[{nn.low:.4f}, {nn.high:.4f}] against the old [{old_nli_intervals(stats)['pairs_nn'][0]:.4f}, "
-          f"{old_nli_intervals(stats)['pairs_nn'][1]:.4f}]")
+          f"[{nn.low:.4f}, {nn.high:.4f}] against the old [{old_nn[0]:.4f}, {old_nn[1]:.4f}]")
 
 
 def pairs(repeat: int) -> None:

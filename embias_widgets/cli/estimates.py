@@ -83,10 +83,10 @@ def nli_rate(probe: Any, *, sample: int = 512, seconds: float = TIMING_SECONDS) 
     return done / max(time.perf_counter() - start, 1e-9), done
 
 
-def nli_estimate(probe: Any, workers: int | None, rate: tuple[float, int] | None = None) -> str:
-    """``about 5 h in one process here (106 pairs/s on the first 512), ...``: the measured rate
-    (:func:`nli_rate`, measured now unless given) scaled to the whole run."""
-    per_second, timed = rate or nli_rate(probe)
+def nli_estimate(probe: Any, workers: int | None, rate: tuple[float, int]) -> str:
+    """``about 5 h in one process here (106 pairs/s on the first 512), ...``: the rate :func:`nli_rate` measured
+    scaled to the whole run."""
+    per_second, timed = rate
     n = probe.n_pairs
     text = f"about {duration(n / per_second)} in one process here ({per_second:,.0f} pairs/s on the first {timed})"
     if workers:

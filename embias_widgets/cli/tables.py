@@ -15,20 +15,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..formatting import Alpha, column_kinds, format_column, format_value
-
-
-def table_cell(value: Any, kind: str, alpha: Alpha = None) -> str:
-    """One cell as text: numbers and intervals by :func:`format_value`, lists joined by commas (``-`` if empty)."""
-    if isinstance(value, list | tuple):
-        return ",".join(str(x) for x in value) or "-"
-    return format_value(value, kind, alpha)
+from ..formatting import Alpha, column_kinds, format_column
 
 
 def _column(values: list[Any], kind: str, alphas: Sequence[Alpha] | None) -> list[str]:
-    """A column's cells: its numbers formatted together (:func:`format_column`), its lists joined."""
+    """A column's cells: its numbers and intervals formatted together (:func:`format_column`), its lists joined
+    by commas (``-`` if empty)."""
     text = format_column([None if isinstance(v, list | tuple) else v for v in values], kind, alphas)
-    return [table_cell(v, kind) if isinstance(v, list | tuple) else t for v, t in zip(values, text, strict=True)]
+    return [(",".join(str(x) for x in v) or "-") if isinstance(v, list | tuple) else t
+            for v, t in zip(values, text, strict=True)]
 
 
 def print_table(rows: list[dict[str, Any]], columns: Sequence[str], out: Any,

@@ -21,16 +21,14 @@ ROUTE = "embias-widgets/report-page"
 
 def report_page(text: str | bytes) -> list[dict[str, Any]]:
     """The page blocks of a ``report.json``'s text; ValueError saying what is wrong when it is not a report."""
-    from ..analysis.publish.page import page
-    from ..analysis.report.checks import report_problem
-    from ..analysis.report.result import READABLE_SCHEMAS
+    from ..analysis.publish.page import page, report_problem  # the check ReportViewer makes, every readable schema
 
     fix = "open it with Open With > Editor, or write it again with `embias report`"
     try:
         report = json.loads(text)
     except ValueError as err:
         raise ValueError(f"not valid JSON ({err}); {fix}") from None
-    problem = report_problem(report, READABLE_SCHEMAS)
+    problem = report_problem(report)
     if problem is not None:
         what = problem if problem.startswith("it is not") else f"it is not a whole embias report: {problem}"
         raise ValueError(f"{what}; {fix}")

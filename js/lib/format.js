@@ -109,12 +109,6 @@ export function formatInterval(interval, kind = "number") {
   return `[${number(Number(interval.low), kind, false)}, ${number(Number(interval.high), kind, false)}]`;
 }
 
-/** A table row as text, each cell in its column's kind, p-values against `alpha`. */
-export function formatRow(row, columns, alpha = null) {
-  const kinds = columnKinds(columns);
-  return row.map((v, i) => formatValue(v, kinds[i], alpha));
-}
-
 /** Every cell of `rows` as text, column by column (formatColumn); `alphas[i]` is row i's thresholds. */
 export function formatTable(rows, kinds, alphas = null) {
   const columns = kinds.map((kind, j) => formatColumn(rows.map((r) => r[j]), kind, alphas));
