@@ -216,3 +216,27 @@ def test_bad_arguments(tmp_path, bbq_dir) -> None:
         load_bbq(bbq_dir / "data", limit=0)
     with pytest.raises(TypeError, match="`source` must be a path"):
         load_bbq(42)
+
+
+def test_encodings_a_byte_order_mark_is_read_and_latin1_is_named(tmp_path) -> None:
+    """A UTF-8 file with a byte-order mark (as Windows editors write it) loads; a Latin-1 item file, a Latin-1
+    prediction file and a Latin-1 metadata file are refused naming the file, the line and the fix."""
+    text = json.dumps(ITEM) + "\n"
+    bom = tmp_path / "bom" / "Age.jsonl"
+    bom.parent.mkdir()
+    bom.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert len(load_bbq(bom)) == 1
+    latin = tmp_path / "latin" / "Age.jsonl"
+    latin.parent.mkdir()
+    latin.write_bytes(text.replace("grandfather.", "grandp\u00e8re.").encode("latin-1"))
+    with pytest.raises(ValueError, match=r"Age\.jsonl: line 1 .*0xe8.*save the JSON Lines"):
+        load_bbq(latin)
+    preds = tmp_path / "preds" / "Age.jsonl"
+    preds.parent.mkdir()
+    preds.write_bytes(json.dumps({**ITEM, "out": "gr\u00e8s"}, ensure_ascii=False).encode("latin-1") + b"\n")
+    with pytest.raises(ValueError, match=r"line 1 .*0xe8.*UTF-8"):
+        read_bbq_predictions(preds, load_bbq(bom), "out")
+    meta = tmp_path / "meta.csv"
+    meta.write_bytes("category,question_index,example_id,target_loc,label_type\nAge,1,0,0,p\u00e8re\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"meta\.csv: line 2 .*0xe8.*UTF-8"):
+        load_bbq(bom, metadata=meta)

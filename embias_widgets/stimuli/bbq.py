@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .bbq_rows import BbqFileError, collect_files, item_row, read_metadata
+from .bbq_rows import BbqFileError, collect_files, item_row, numbered_lines, read_metadata
 from .bbq_targets import derive_label_type, derive_target_loc
 
 __all__ = ["BBQ_CATEGORIES", "BbqFileError", "BbqItems", "bbq_category_names", "load_bbq"]
@@ -190,12 +190,11 @@ def load_bbq(source: str | Path, *, categories: str | list[str] | tuple[str, ...
     path, wanted, limit, meta = _load_iv(source, categories, limit, metadata)
     rows: list[dict[str, Any]] = []
     for file in collect_files(path, wanted, BBQ_CATEGORIES):
-        with open(file, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, start=1):
-                if line.strip():
-                    row = item_row(line, file, number)
-                    if wanted is None or row["category"] in wanted:
-                        rows.append(row)
+        for number, line in numbered_lines(file):
+            if line.strip():
+                row = item_row(line, file, number)
+                if wanted is None or row["category"] in wanted:
+                    rows.append(row)
     present = list(dict.fromkeys(r["category"] for r in rows))
     if wanted is not None:
         missing = [c for c in wanted if c not in present]

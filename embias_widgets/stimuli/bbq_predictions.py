@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .bbq import BBQ_CATEGORIES, BbqFileError, BbqItems
-from .bbq_rows import collect_files
+from .bbq_rows import collect_files, numbered_lines
 
 __all__ = ["UNIFIEDQA_FORMATS", "read_bbq_predictions"]
 
@@ -39,21 +39,20 @@ def read_bbq_predictions(source: str | Path, items: BbqItems, field: str) -> np.
     wanted = tuple(items.categories)
     found: dict[tuple[str, int], str] = {}
     for file in collect_files(path, wanted, BBQ_CATEGORIES):
-        with open(file, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise BbqFileError(f"{file}: line {number}: not JSON ({err.msg})") from None
-                if not isinstance(obj, dict) or obj.get("category") not in wanted:
-                    continue
-                value = obj.get(field)
-                if not isinstance(value, str):
-                    raise BbqFileError(f"{file}: line {number}: field {field!r} must be a string (the model's "
-                                       f"answer), got {value!r}")
-                found[(obj["category"], int(obj["example_id"]))] = value
+        for number, line in numbered_lines(file):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise BbqFileError(f"{file}: line {number}: not JSON ({err.msg})") from None
+            if not isinstance(obj, dict) or obj.get("category") not in wanted:
+                continue
+            value = obj.get(field)
+            if not isinstance(value, str):
+                raise BbqFileError(f"{file}: line {number}: field {field!r} must be a string (the model's "
+                                   f"answer), got {value!r}")
+            found[(obj["category"], int(obj["example_id"]))] = value
     out = np.empty(len(items), dtype=object)
     for i, (cat, eid) in enumerate(zip(items.category.tolist(), items.example_id.tolist(), strict=False)):
         if (cat, eid) not in found:

@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BbqFileError", "collect_files", "item_row", "read_metadata"]
+from .text_files import read_utf8
+
+__all__ = ["BbqFileError", "collect_files", "item_row", "numbered_lines", "read_metadata"]
 
 POLARITIES = ("neg", "nonneg")
 CONDITIONS = ("ambig", "disambig")
@@ -122,7 +126,7 @@ def read_metadata(path: Path) -> dict[tuple[str, int, int], tuple[int, str]]:
     """The authors' ``additional_metadata.csv``: ``{(category, question_index, example_id): (target_loc,
     label_type)}``, ``target_loc`` ``-1`` where the file leaves it empty (``NA``)."""
     out: dict[tuple[str, int, int], tuple[int, str]] = {}
-    with open(path, encoding="utf-8", newline="") as fh:
+    with io.StringIO(read_utf8(path, what="metadata .csv file"), newline="") as fh:
         reader = csv.DictReader(fh)
         need = {"category", "question_index", "example_id", "target_loc", "label_type"}
         lacking = sorted(need - set(reader.fieldnames or ()))
@@ -139,3 +143,10 @@ def read_metadata(path: Path) -> dict[tuple[str, int, int], tuple[int, str]]:
                                    "must be whole numbers (target_loc may be empty)") from None
             out[key] = (target, rec["label_type"] or "label")
     return out
+
+
+def numbered_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of a JSON Lines file read as UTF-8 (a byte-order mark dropped; bytes that are not
+    UTF-8 named with their line by :func:`~.text_files.read_utf8`), split on newlines only (JSON allows U+2028
+    inside strings)."""
+    return enumerate(read_utf8(path, what="JSON Lines (.jsonl) file").split("\n"), start=1)
