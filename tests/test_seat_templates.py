@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _missing import skip_unless_ci
 
 from embias_widgets.stimuli import SET_KEYS, read_test_file, write_test_file
 from embias_widgets.stimuli.sentence_tests import (
@@ -35,7 +36,7 @@ def _quoted(text: str) -> list[str]:
 def paper(shared_data: Path) -> str:
     path = shared_data.parent / "papers" / PAPER_FILE  # the paper's text: in ../shared, not fetched
     if not path.is_file():
-        pytest.skip(f"{path} not found: May et al.'s paper text is only in ../shared/papers")
+        skip_unless_ci(f"{path} not found: May et al.'s paper text is only in ../shared/papers")
     return path.read_text(encoding="utf-8")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from _missing import skip_unless_ci
 from _tiny_lm import one_thread, tiny_mlm_dir
 
 from embias_widgets.models.errors import MissingSenseError
@@ -58,7 +59,7 @@ def test_wordnet_examples_and_labelled_sentences(encoder):
     try:
         wn = load_wordnet()
     except WordNetNotFoundError as err:
-        pytest.skip(str(err))
+        skip_unless_ci(str(err))
     protos = ContextualSenseVectors(encoder)
     protos.add_wordnet_examples(["black%3:00:01::"], wn)  # "black leather jackets", ...
     protos.add_labelled([s for s in sense_sentences(("race",)).sentences][:4])
